@@ -1,0 +1,27 @@
+// swift-tools-version: 6.1
+// The root package: the libraries and their tests. Benchmarks live in Benchmarks/ (their own package)
+// so that depending on this package, or running `swift test` here, never needs a benchmark library.
+import PackageDescription
+
+let package = Package(
+    name: "AnimationEngine",
+    products: [
+        .library(name: "AnimationCore", targets: ["AnimationCore"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/x-sheep/swift-property-based.git", from: "2.0.1"),
+    ],
+    targets: [
+        // The specification in code: value types, timing, animations and the scalar reference evaluator.
+        // Imports nothing of ours (design.md, "The flow of data").
+        .target(name: "AnimationCore"),
+        .testTarget(
+            name: "AnimationCoreTests",
+            dependencies: [
+                "AnimationCore",
+                .product(name: "PropertyBased", package: "swift-property-based"),
+            ]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,170 @@
+/// The timing of an enclosing ``AnimationGroup`` as its children see it.
+public struct GroupTiming: Sendable, Hashable {
+    public var timing: MediaTiming
+    public var timingFunction: TimingFunction?
+
+    public init(timing: MediaTiming, timingFunction: TimingFunction?) {
+        self.timing = timing
+        self.timingFunction = timingFunction
+    }
+
+    /// The parent time of the group's children at `parentTime`, or nil when the group shows
+    /// nothing there (semantics §7): the group's basic local time in seconds after its timing
+    /// function, `timingFunction(p) · duration` (§2.7). Children are thereby clipped to
+    /// [0, duration].
+    public func childTime(atParentTime parentTime: Double) -> (state: TimingState, childTime: Double?) {
+        let state = timing.state(atParentTime: parentTime)
+        guard state.contributes else { return (state, nil) }
+        return (state, (timingFunction ?? .linear).value(at: state.progress) * timing.effectiveDuration)
+    }
+}
+
+/// A property animation with the timings of the groups around it: the unit that is evaluated (and
+/// that the batch engine compiles into one track).
+public struct AnimationLeaf: Sendable {
+    /// The property animation.
+    public var animation: any PropertyAnimation
+    /// The enclosing groups' timings, outermost first (semantics §2.7).
+    public var groups: [GroupTiming]
+    /// The child indices from the top-level animation down to this one; empty for a top-level
+    /// property animation.
+    public var indexPath: [Int]
+
+    public init(animation: any PropertyAnimation, groups: [GroupTiming] = [], indexPath: [Int] = []) {
+        self.animation = animation
+        self.groups = groups
+        self.indexPath = indexPath
+    }
+}
+
+extension Animation {
+    /// The property animations inside this one, depth first in child order — the order in which
+    /// they compose (semantics §8.4) — each with its enclosing groups' timings. A property
+    /// animation is its own single leaf; a group contributes its children's leaves.
+    public var leaves: [AnimationLeaf] {
+        var result: [AnimationLeaf] = []
+        func visit(_ animation: any Animation, _ groups: [GroupTiming], _ path: [Int]) {
+            if let property = animation as? any PropertyAnimation {
+                result.append(AnimationLeaf(animation: property, groups: groups, indexPath: path))
+            } else if let group = animation as? AnimationGroup {
+                let timing = GroupTiming(timing: group.timing, timingFunction: group.timingFunction)
+                for (i, child) in group.animations.enumerated() { visit(child, groups + [timing], path + [i]) }
+            }
+        }
+        visit(self, [], [])
+        return result
+    }
+}
+
+/// What one top-level property animation shows at one parent time.
+public struct AnimationSample: Sendable, Hashable {
+    /// The phase of the animation's active duration (semantics §2.4).
+    public var phase: TimingPhase
+    /// True once the active duration has passed and the animation is removed on completion
+    /// (semantics §1.4): it shows nothing, whatever its fill mode.
+    public var isRemoved: Bool
+    /// The value on the animation's key path with the animation applied over the base — replacing
+    /// it, or added to it when additive — or nil when the animation contributes nothing (outside its
+    /// active duration without fill, removed, or values of another kind than the base).
+    public var value: AnimationValue?
+}
+
+/// The scalar reference: Core Animation's semantics as plain Double-precision functions, the
+/// specification every faster path is tested against.
+///
+/// Clarity over speed: each step is one rule of semantics.md, cited where it is applied.
+public enum ReferenceEvaluator {
+    /// The state of `leaf`'s own timing at the top-level parent time `parentTime`, passing through
+    /// its groups (semantics §2.7, §7), and the top-level animation's state. `leafState` is nil
+    /// when nothing shows: a group or the leaf outside its active time without fill, or the
+    /// top-level animation removed on completion (§1.4). Children's own `isRemovedOnCompletion`
+    /// is ignored (§7).
+    public static func state(of leaf: AnimationLeaf, at parentTime: Double, isRemovedOnCompletion: Bool)
+        -> (topLevel: TimingState, leafState: TimingState?) {
+        var time = parentTime
+        var topLevel: TimingState?
+        for group in leaf.groups {
+            let (state, childTime) = group.childTime(atParentTime: time)
+            if topLevel == nil {
+                topLevel = state
+                if isRemovedOnCompletion && state.phase == .after { return (state, nil) }  // §1.4
+            }
+            guard let childTime else { return (topLevel ?? state, nil) }
+            time = childTime
+        }
+        let own = leaf.animation.timing.state(atParentTime: time)
+        let top = topLevel ?? own
+        if leaf.groups.isEmpty && isRemovedOnCompletion && own.phase == .after { return (top, nil) }  // §1.4
+        return (top, own.contributes ? own : nil)
+    }
+
+    /// Applies one leaf to the accumulated value of its property (semantics §8.4): reads the
+    /// key path's field if it names one, evaluates the animation over it, adds (§4.3) or
+    /// replaces, and writes the field back. Returns `accumulated` unchanged when the leaf shows
+    /// nothing or does not fit the property's kind.
+    public static func apply(_ leaf: AnimationLeaf, state: TimingState, to accumulated: AnimationValue) -> AnimationValue {
+        let animation = leaf.animation
+        let fieldPath = AnimationKeyPath.split(animation.keyPath).field
+        var field: ValueField?
+        if let fieldPath {
+            guard let f = try? ValueField(path: fieldPath, of: accumulated.kind) else { return accumulated }
+            field = f
+        }
+        let base = field?.get(from: accumulated) ?? accumulated
+        guard let v = animation.value(in: state, base: base) else { return accumulated }
+        let composed = animation.isAdditive ? base.adding(v) : v  // §4.3: base ⊕ v
+        return field?.set(composed, in: accumulated) ?? composed
+    }
+
+    /// What a top-level property animation shows at `parentTime` over `base`, the value of its key
+    /// path beneath it (semantics §2, §4, §6).
+    public static func sample(_ animation: some PropertyAnimation, at parentTime: Double,
+                              base: AnimationValue) -> AnimationSample {
+        let leaf = AnimationLeaf(animation: animation)
+        let (top, state) = state(of: leaf, at: parentTime, isRemovedOnCompletion: animation.isRemovedOnCompletion)
+        let removed = animation.isRemovedOnCompletion && top.phase == .after
+        guard let state, let v = animation.value(in: state, base: base) else {
+            return AnimationSample(phase: top.phase, isRemoved: removed, value: nil)
+        }
+        return AnimationSample(phase: top.phase, isRemoved: removed,
+                               value: animation.isAdditive ? base.adding(v) : v)
+    }
+
+    /// The phase of a top-level animation's active duration at `parentTime` (semantics §2.4); the
+    /// moments an animation starts and finishes (§8.1) are where this changes.
+    public static func phase(of animation: any Animation, at parentTime: Double) -> TimingPhase {
+        animation.timing.state(atParentTime: parentTime).phase
+    }
+
+    /// The presentation value of `property` (semantics §1.1, §8.4): `model`, then every leaf of
+    /// `animations` (in add order) whose key path is `property` or one of its fields.
+    ///
+    /// - Parameter animations: top-level animations as added to a layer, in add order.
+    public static func presentationValue(ofProperty property: String, model: AnimationValue,
+                                         animations: [any Animation], at parentTime: Double) -> AnimationValue {
+        var accumulated = model
+        for animation in animations {
+            for leaf in animation.leaves where AnimationKeyPath.split(leaf.animation.keyPath).property == property {
+                let (_, state) = state(of: leaf, at: parentTime, isRemovedOnCompletion: animation.isRemovedOnCompletion)
+                if let state { accumulated = apply(leaf, state: state, to: accumulated) }
+            }
+        }
+        return accumulated
+    }
+
+    /// The presentation values of every property in `model` (semantics §1.1). Animations on
+    /// properties absent from `model` are ignored: the model gives each property its kind.
+    public static func presentationValues(model: [String: AnimationValue], animations: [any Animation],
+                                          at parentTime: Double) -> [String: AnimationValue] {
+        var result = model
+        for animation in animations {
+            for leaf in animation.leaves {
+                let property = AnimationKeyPath.split(leaf.animation.keyPath).property
+                guard let accumulated = result[property] else { continue }
+                let (_, state) = state(of: leaf, at: parentTime, isRemovedOnCompletion: animation.isRemovedOnCompletion)
+                if let state { result[property] = apply(leaf, state: state, to: accumulated) }
+            }
+        }
+        return result
+    }
+}

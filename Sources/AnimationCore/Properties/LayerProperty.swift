@@ -1,0 +1,60 @@
+/// An animatable property of `CALayer` or `CAShapeLayer`: its name, the kind of its values, its
+/// default (semantics §11) and whether changing it runs an implicit animation (§12).
+///
+/// The catalog is what scene files, the layer tree and the batch compiler agree on. Properties
+/// outside it (a custom `progress`, say) are allowed wherever a model value gives their kind.
+public struct LayerProperty: Sendable, Hashable {
+    /// The key, as Core Animation spells it (`"position"`, `"strokeEnd"`).
+    public let name: String
+    /// The kind of its values.
+    public let kind: ValueKind
+    /// Its value when never set (semantics §11, `defaultValue(forKey:)`).
+    public let defaultValue: AnimationValue
+    /// Whether setting it outside a transaction that disables actions animates it (§12).
+    public let isImplicitlyAnimated: Bool
+    /// Whether only `CAShapeLayer` has it.
+    public let isShapeLayerProperty: Bool
+
+    private init(_ name: String, _ kind: ValueKind, _ defaultValue: AnimationValue,
+                 implicit: Bool = true, shape: Bool = false) {
+        self.name = name
+        self.kind = kind
+        self.defaultValue = defaultValue
+        self.isImplicitlyAnimated = implicit
+        self.isShapeLayerProperty = shape
+    }
+
+    /// Every cataloged property: `CALayer`'s animatable geometry and appearance, then
+    /// `CAShapeLayer`'s (semantics §11, §12).
+    public static let all: [LayerProperty] = [
+        LayerProperty("anchorPoint", .point, .point(Point(x: 0.5, y: 0.5))),
+        LayerProperty("anchorPointZ", .scalar, 0),
+        LayerProperty("backgroundColor", .color, .color(.clear)),
+        LayerProperty("borderColor", .color, .color(.black)),
+        LayerProperty("borderWidth", .scalar, 0),
+        LayerProperty("bounds", .rect, .rect(.zero)),
+        LayerProperty("contentsRect", .rect, .rect(Rect(x: 0, y: 0, width: 1, height: 1))),
+        LayerProperty("cornerRadius", .scalar, 0),
+        LayerProperty("opacity", .scalar, 1),
+        LayerProperty("position", .point, .point(.zero)),
+        LayerProperty("shadowColor", .color, .color(.black)),
+        LayerProperty("shadowOffset", .size, .size(Size(width: 0, height: -3))),
+        LayerProperty("shadowOpacity", .scalar, 0),
+        LayerProperty("shadowRadius", .scalar, 3),
+        LayerProperty("sublayerTransform", .transform, .transform(.identity)),
+        LayerProperty("transform", .transform, .transform(.identity)),
+        LayerProperty("zPosition", .scalar, 0),
+        LayerProperty("fillColor", .color, .color(.black), shape: true),
+        LayerProperty("lineDashPhase", .scalar, 0, shape: true),
+        LayerProperty("lineWidth", .scalar, 1, shape: true),
+        LayerProperty("miterLimit", .scalar, 10, shape: true),
+        LayerProperty("strokeColor", .color, .color(.clear), shape: true),
+        LayerProperty("strokeEnd", .scalar, 1, shape: true),
+        LayerProperty("strokeStart", .scalar, 0, shape: true),
+    ]
+
+    private static let byName: [String: LayerProperty] = Dictionary(uniqueKeysWithValues: all.map { ($0.name, $0) })
+
+    /// The cataloged property named `name`, or nil.
+    public static func named(_ name: String) -> LayerProperty? { byName[name] }
+}

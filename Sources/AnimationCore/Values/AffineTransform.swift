@@ -1,0 +1,111 @@
+import Foundation
+
+/// A 2-D affine transform: the engine's `CGAffineTransform`.
+///
+/// `(x, y, 1) · [[a, b, 0], [c, d, 0], [tx, ty, 1]]`: `x′ = a·x + c·y + tx`, `y′ = b·x + d·y + ty`,
+/// Core Graphics' row-vector convention. `t1.concatenating(t2)` applies `t1` first
+/// (`CGAffineTransformConcat`). Used to transform paths (semantics §14.1) and as an animatable value
+/// (interpolated through ``Transform3D``'s decomposition, §15).
+///
+/// This type shadows Foundation's `AffineTransform` in files that import this module.
+public struct AffineTransform: Sendable, Hashable, CustomStringConvertible {
+    public var a: Double
+    public var b: Double
+    public var c: Double
+    public var d: Double
+    public var tx: Double
+    public var ty: Double
+
+    public init(a: Double, b: Double, c: Double, d: Double, tx: Double, ty: Double) {
+        self.a = a
+        self.b = b
+        self.c = c
+        self.d = d
+        self.tx = tx
+        self.ty = ty
+    }
+
+    /// `CGAffineTransformIdentity`.
+    public static let identity = AffineTransform(a: 1, b: 0, c: 0, d: 1, tx: 0, ty: 0)
+
+    /// `CGAffineTransformMakeTranslation`.
+    public static func translation(x: Double, y: Double) -> AffineTransform {
+        AffineTransform(a: 1, b: 0, c: 0, d: 1, tx: x, ty: y)
+    }
+
+    /// `CGAffineTransformMakeScale`.
+    public static func scale(x: Double, y: Double) -> AffineTransform {
+        AffineTransform(a: x, b: 0, c: 0, d: y, tx: 0, ty: 0)
+    }
+
+    /// `CGAffineTransformMakeRotation`: a positive angle turns +x toward +y.
+    public static func rotation(angle: Double) -> AffineTransform {
+        AffineTransform(a: cos(angle), b: sin(angle), c: -sin(angle), d: cos(angle), tx: 0, ty: 0)
+    }
+
+    /// `self` first, then `o` (`CGAffineTransformConcat(self, o)`).
+    public func concatenating(_ o: AffineTransform) -> AffineTransform {
+        AffineTransform(a: a * o.a + b * o.c, b: a * o.b + b * o.d,
+                        c: c * o.a + d * o.c, d: c * o.b + d * o.d,
+                        tx: tx * o.a + ty * o.c + o.tx, ty: tx * o.b + ty * o.d + o.ty)
+    }
+
+    /// `CGAffineTransformTranslate`: the translation first, then `self`.
+    public func translatedBy(x: Double, y: Double) -> AffineTransform {
+        AffineTransform.translation(x: x, y: y).concatenating(self)
+    }
+
+    /// `CGAffineTransformScale`: the scale first, then `self`.
+    public func scaledBy(x: Double, y: Double) -> AffineTransform {
+        AffineTransform.scale(x: x, y: y).concatenating(self)
+    }
+
+    /// `CGAffineTransformRotate`: the rotation first, then `self`.
+    public func rotated(by angle: Double) -> AffineTransform {
+        AffineTransform.rotation(angle: angle).concatenating(self)
+    }
+
+    /// `a·d − b·c`.
+    public var determinant: Double { a * d - b * c }
+
+    /// `CGAffineTransformInvert`, or nil when the transform is singular.
+    public func inverted() -> AffineTransform? {
+        let det = determinant
+        guard det != 0, det.isFinite else { return nil }
+        return AffineTransform(a: d / det, b: -b / det, c: -c / det, d: a / det,
+                               tx: (c * ty - d * tx) / det, ty: (b * tx - a * ty) / det)
+    }
+
+    /// `CGAffineTransformIsIdentity`.
+    public var isIdentity: Bool { self == .identity }
+
+    public var description: String { "AffineTransform(a: \(a), b: \(b), c: \(c), d: \(d), tx: \(tx), ty: \(ty))" }
+}
+
+extension AffineTransform: Interpolatable {
+    /// Interpolated as the equivalent ``Transform3D`` (decomposition, semantics §15.3) and read back.
+    public func interpolated(to end: AffineTransform, fraction: Double) -> AffineTransform {
+        Transform3D(self).interpolated(to: Transform3D(end), fraction: fraction).affineTransform
+    }
+    /// `delta · self` (semantics §4.3).
+    public func adding(_ delta: AffineTransform) -> AffineTransform { delta.concatenating(self) }
+    /// `delta⁻¹ · self`; a singular `delta` counts as the identity.
+    public func subtracting(_ delta: AffineTransform) -> AffineTransform {
+        guard let inverse = delta.inverted() else { return self }
+        return inverse.concatenating(self)
+    }
+    /// `self · start⁻¹`; a singular `start` counts as the identity.
+    public func difference(from start: AffineTransform) -> AffineTransform {
+        guard let inverse = start.inverted() else { return self }
+        return concatenating(inverse)
+    }
+    /// `selfᶜᵒᵘⁿᵗ`, as ``Transform3D/repeated(times:)``.
+    public func repeated(times count: Double) -> AffineTransform {
+        Transform3D(self).repeated(times: count).affineTransform
+    }
+    /// Euclidean distance over the six elements.
+    public func distance(to o: AffineTransform) -> Double {
+        let e = [o.a - a, o.b - b, o.c - c, o.d - d, o.tx - tx, o.ty - ty]
+        return e.reduce(0) { $0 + $1 * $1 }.squareRoot()
+    }
+}

@@ -1,0 +1,283 @@
+/// The kinds of value a layer property (or a field of one) holds.
+public enum ValueKind: String, Sendable, CaseIterable, CustomStringConvertible {
+    /// A number (`CGFloat`, `Float`, `Double`).
+    case scalar
+    /// A ``Point``.
+    case point
+    /// A ``Size``.
+    case size
+    /// A ``Rect``.
+    case rect
+    /// A ``Color``.
+    case color
+    /// A ``Transform3D``.
+    case transform
+    /// An ``AffineTransform``.
+    case affineTransform
+
+    /// How many numbers a value of this kind has (16 for a transform's matrix).
+    public var componentCount: Int {
+        switch self {
+        case .scalar: 1
+        case .point, .size: 2
+        case .rect, .color: 4
+        case .transform: 16
+        case .affineTransform: 6
+        }
+    }
+
+    public var description: String { rawValue }
+}
+
+/// A value of any kind Core Animation interpolates: what `fromValue`, `toValue`, `byValue`,
+/// keyframe `values` and model properties hold (the engine's counterpart of `id`/`Any` in
+/// Core Animation's API).
+///
+/// Number literals become scalars, so `animation.fromValue = 0` reads as in Core Animation.
+/// Operations between values of different kinds return the receiver unchanged; validation rejects
+/// such combinations before anything is evaluated (``PropertyAnimation/validate(forPropertyKind:)``).
+public enum AnimationValue: Sendable, Hashable, CustomStringConvertible {
+    case scalar(Double)
+    case point(Point)
+    case size(Size)
+    case rect(Rect)
+    case color(Color)
+    case transform(Transform3D)
+    case affineTransform(AffineTransform)
+
+    /// The kind of this value.
+    public var kind: ValueKind {
+        switch self {
+        case .scalar: .scalar
+        case .point: .point
+        case .size: .size
+        case .rect: .rect
+        case .color: .color
+        case .transform: .transform
+        case .affineTransform: .affineTransform
+        }
+    }
+
+    /// The scalar, or nil for other kinds.
+    public var scalarValue: Double? {
+        if case .scalar(let v) = self { return v }
+        return nil
+    }
+
+    /// The value's numbers in a fixed order: x, y; width, height; x, y, width, height; red, green,
+    /// blue, alpha; m11…m44 row-major; a, b, c, d, tx, ty.
+    public var components: [Double] {
+        switch self {
+        case .scalar(let v): [v]
+        case .point(let p): [p.x, p.y]
+        case .size(let s): [s.width, s.height]
+        case .rect(let r): [r.origin.x, r.origin.y, r.size.width, r.size.height]
+        case .color(let c): [c.red, c.green, c.blue, c.alpha]
+        case .transform(let t): t.elements
+        case .affineTransform(let t): [t.a, t.b, t.c, t.d, t.tx, t.ty]
+        }
+    }
+
+    /// A value of `kind` from its ``components``.
+    ///
+    /// - Throws: ``AnimationError`` naming `components` when the count does not match the kind.
+    public init(kind: ValueKind, components c: [Double]) throws {
+        guard c.count == kind.componentCount else {
+            throw AnimationError(field: "components",
+                                 reason: "a \(kind) needs \(kind.componentCount) numbers (got \(c.count))")
+        }
+        switch kind {
+        case .scalar: self = .scalar(c[0])
+        case .point: self = .point(Point(x: c[0], y: c[1]))
+        case .size: self = .size(Size(width: c[0], height: c[1]))
+        case .rect: self = .rect(Rect(x: c[0], y: c[1], width: c[2], height: c[3]))
+        case .color: self = .color(Color(red: c[0], green: c[1], blue: c[2], alpha: c[3]))
+        case .transform: self = .transform(Transform3D(rowMajor: c))
+        case .affineTransform: self = .affineTransform(AffineTransform(a: c[0], b: c[1], c: c[2], d: c[3], tx: c[4], ty: c[5]))
+        }
+    }
+
+    /// The identity of ⊕ for `kind`: zero, or the identity transform.
+    public static func additiveIdentity(of kind: ValueKind) -> AnimationValue {
+        switch kind {
+        case .scalar: .scalar(0)
+        case .point: .point(.zero)
+        case .size: .size(.zero)
+        case .rect: .rect(.zero)
+        case .color: .color(Color(red: 0, green: 0, blue: 0, alpha: 0))
+        case .transform: .transform(.identity)
+        case .affineTransform: .affineTransform(.identity)
+        }
+    }
+
+    /// True when every component is finite.
+    public var isFinite: Bool { components.allSatisfy(\.isFinite) }
+
+    public var description: String {
+        switch self {
+        case .scalar(let v): "\(v)"
+        case .point(let p): "point\(p)"
+        case .size(let s): "size\(s)"
+        case .rect(let r): "rect\(r)"
+        case .color(let c): "\(c)"
+        case .transform(let t): "\(t)"
+        case .affineTransform(let t): "\(t)"
+        }
+    }
+}
+
+extension AnimationValue: ExpressibleByFloatLiteral, ExpressibleByIntegerLiteral {
+    public init(floatLiteral value: Double) { self = .scalar(value) }
+    public init(integerLiteral value: Int) { self = .scalar(Double(value)) }
+}
+
+/// An operation on two values of the same concrete kind, applied by ``AnimationValue/map(_:_:)``.
+private protocol _BinaryOperation {
+    func apply<T: Interpolatable>(_ a: T, _ b: T) -> T
+}
+
+extension AnimationValue: Interpolatable {
+    /// `operation(self, other)` on the wrapped values; the receiver when the kinds differ.
+    private func map(_ other: AnimationValue, _ operation: some _BinaryOperation) -> AnimationValue {
+        switch (self, other) {
+        case let (.scalar(a), .scalar(b)): .scalar(operation.apply(a, b))
+        case let (.point(a), .point(b)): .point(operation.apply(a, b))
+        case let (.size(a), .size(b)): .size(operation.apply(a, b))
+        case let (.rect(a), .rect(b)): .rect(operation.apply(a, b))
+        case let (.color(a), .color(b)): .color(operation.apply(a, b))
+        case let (.transform(a), .transform(b)): .transform(operation.apply(a, b))
+        case let (.affineTransform(a), .affineTransform(b)): .affineTransform(operation.apply(a, b))
+        default: self
+        }
+    }
+
+    private struct Lerp: _BinaryOperation {
+        let fraction: Double
+        func apply<T: Interpolatable>(_ a: T, _ b: T) -> T { a.interpolated(to: b, fraction: fraction) }
+    }
+    private struct Add: _BinaryOperation {
+        func apply<T: Interpolatable>(_ a: T, _ b: T) -> T { a.adding(b) }
+    }
+    private struct Subtract: _BinaryOperation {
+        func apply<T: Interpolatable>(_ a: T, _ b: T) -> T { a.subtracting(b) }
+    }
+    private struct Difference: _BinaryOperation {
+        func apply<T: Interpolatable>(_ a: T, _ b: T) -> T { a.difference(from: b) }
+    }
+    private struct Repeat: _BinaryOperation {
+        let count: Double
+        func apply<T: Interpolatable>(_ a: T, _ b: T) -> T { a.repeated(times: count) }
+    }
+
+    public func interpolated(to end: AnimationValue, fraction: Double) -> AnimationValue {
+        map(end, Lerp(fraction: fraction))
+    }
+    public func adding(_ delta: AnimationValue) -> AnimationValue { map(delta, Add()) }
+    public func subtracting(_ delta: AnimationValue) -> AnimationValue { map(delta, Subtract()) }
+    public func difference(from start: AnimationValue) -> AnimationValue { map(start, Difference()) }
+    public func repeated(times count: Double) -> AnimationValue { map(self, Repeat(count: count)) }
+
+    /// The distance within the values' kind (semantics §5.5); `.infinity` between different kinds.
+    public func distance(to other: AnimationValue) -> Double {
+        switch (self, other) {
+        case let (.scalar(a), .scalar(b)): a.distance(to: b)
+        case let (.point(a), .point(b)): a.distance(to: b)
+        case let (.size(a), .size(b)): a.distance(to: b)
+        case let (.rect(a), .rect(b)): a.distance(to: b)
+        case let (.color(a), .color(b)): a.distance(to: b)
+        case let (.transform(a), .transform(b)): a.distance(to: b)
+        case let (.affineTransform(a), .affineTransform(b)): a.distance(to: b)
+        default: .infinity
+        }
+    }
+}
+
+/// A type that converts to and from ``AnimationValue``: every value type this module animates.
+public protocol AnimationValueConvertible: Interpolatable {
+    /// The value's ``ValueKind``.
+    static var valueKind: ValueKind { get }
+    /// This value wrapped as an ``AnimationValue``.
+    var animationValue: AnimationValue { get }
+    /// The wrapped value, or nil when `value` is of another kind.
+    init?(animationValue value: AnimationValue)
+}
+
+extension Double: AnimationValueConvertible {
+    public static var valueKind: ValueKind { .scalar }
+    public var animationValue: AnimationValue { .scalar(self) }
+    public init?(animationValue v: AnimationValue) {
+        guard case .scalar(let x) = v else { return nil }
+        self = x
+    }
+}
+
+extension Float: AnimationValueConvertible {
+    public static var valueKind: ValueKind { .scalar }
+    public var animationValue: AnimationValue { .scalar(Double(self)) }
+    public init?(animationValue v: AnimationValue) {
+        guard case .scalar(let x) = v else { return nil }
+        self = Float(x)
+    }
+}
+
+extension Point: AnimationValueConvertible {
+    public static var valueKind: ValueKind { .point }
+    public var animationValue: AnimationValue { .point(self) }
+    public init?(animationValue v: AnimationValue) {
+        guard case .point(let x) = v else { return nil }
+        self = x
+    }
+}
+
+extension Size: AnimationValueConvertible {
+    public static var valueKind: ValueKind { .size }
+    public var animationValue: AnimationValue { .size(self) }
+    public init?(animationValue v: AnimationValue) {
+        guard case .size(let x) = v else { return nil }
+        self = x
+    }
+}
+
+extension Rect: AnimationValueConvertible {
+    public static var valueKind: ValueKind { .rect }
+    public var animationValue: AnimationValue { .rect(self) }
+    public init?(animationValue v: AnimationValue) {
+        guard case .rect(let x) = v else { return nil }
+        self = x
+    }
+}
+
+extension Color: AnimationValueConvertible {
+    public static var valueKind: ValueKind { .color }
+    public var animationValue: AnimationValue { .color(self) }
+    public init?(animationValue v: AnimationValue) {
+        guard case .color(let x) = v else { return nil }
+        self = x
+    }
+}
+
+extension Transform3D: AnimationValueConvertible {
+    public static var valueKind: ValueKind { .transform }
+    public var animationValue: AnimationValue { .transform(self) }
+    public init?(animationValue v: AnimationValue) {
+        guard case .transform(let x) = v else { return nil }
+        self = x
+    }
+}
+
+extension AffineTransform: AnimationValueConvertible {
+    public static var valueKind: ValueKind { .affineTransform }
+    public var animationValue: AnimationValue { .affineTransform(self) }
+    public init?(animationValue v: AnimationValue) {
+        guard case .affineTransform(let x) = v else { return nil }
+        self = x
+    }
+}
+
+extension AnimationValue {
+    /// Wraps any convertible value: `AnimationValue(Point(x: 1, y: 2))`.
+    public init<V: AnimationValueConvertible>(_ value: V) { self = value.animationValue }
+
+    /// The wrapped value as `V`, or nil when it is of another kind.
+    public func value<V: AnimationValueConvertible>(as type: V.Type = V.self) -> V? { V(animationValue: self) }
+}

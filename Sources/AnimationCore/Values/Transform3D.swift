@@ -1,0 +1,275 @@
+import Foundation
+
+/// A 4×4 homogeneous transform in Core Animation's convention: `CATransform3D` (semantics §15.1).
+///
+/// Points are row vectors, `p′ = p · M`; translation sits in `m41, m42, m43`; perspective is
+/// `m34 = −1 / eyeDistance`. `a.concatenating(b)` is `a · b`: `a` applies first, as
+/// `CATransform3DConcat(a, b)`.
+///
+/// Whole-matrix animations interpolate by decomposition (``Transform3D/decomposed()``, §15.3), not
+/// element by element; field key paths such as `transform.rotation.z` animate the field (§15.4).
+public struct Transform3D: Sendable, Hashable, CustomStringConvertible {
+    public var m11, m12, m13, m14: Double
+    public var m21, m22, m23, m24: Double
+    public var m31, m32, m33, m34: Double
+    public var m41, m42, m43, m44: Double
+
+    public init(m11: Double, m12: Double, m13: Double, m14: Double,
+                m21: Double, m22: Double, m23: Double, m24: Double,
+                m31: Double, m32: Double, m33: Double, m34: Double,
+                m41: Double, m42: Double, m43: Double, m44: Double) {
+        (self.m11, self.m12, self.m13, self.m14) = (m11, m12, m13, m14)
+        (self.m21, self.m22, self.m23, self.m24) = (m21, m22, m23, m24)
+        (self.m31, self.m32, self.m33, self.m34) = (m31, m32, m33, m34)
+        (self.m41, self.m42, self.m43, self.m44) = (m41, m42, m43, m44)
+    }
+
+    /// A transform from its 16 elements in row-major order (m11, m12, …, m44), the order of the
+    /// scene-file format.
+    ///
+    /// - Throws: ``AnimationError`` naming `elements` when there are not exactly 16.
+    public init(elements: [Double]) throws {
+        guard elements.count == 16 else {
+            throw AnimationError(field: "elements", reason: "a transform needs 16 numbers (got \(elements.count))")
+        }
+        self.init(rowMajor: elements)
+    }
+
+    init(rowMajor e: [Double]) {
+        self.init(m11: e[0], m12: e[1], m13: e[2], m14: e[3], m21: e[4], m22: e[5], m23: e[6], m24: e[7],
+                  m31: e[8], m32: e[9], m33: e[10], m34: e[11], m41: e[12], m42: e[13], m43: e[14], m44: e[15])
+    }
+
+    /// The 16 elements in row-major order.
+    public var elements: [Double] {
+        [m11, m12, m13, m14, m21, m22, m23, m24, m31, m32, m33, m34, m41, m42, m43, m44]
+    }
+
+    /// Element `[row][column]`, both 0-based (`self[3, 0] == m41`). Indices outside 0...3 read 0
+    /// and write nothing.
+    public subscript(row: Int, column: Int) -> Double {
+        get {
+            switch (row, column) {
+            case (0, 0): m11
+            case (0, 1): m12
+            case (0, 2): m13
+            case (0, 3): m14
+            case (1, 0): m21
+            case (1, 1): m22
+            case (1, 2): m23
+            case (1, 3): m24
+            case (2, 0): m31
+            case (2, 1): m32
+            case (2, 2): m33
+            case (2, 3): m34
+            case (3, 0): m41
+            case (3, 1): m42
+            case (3, 2): m43
+            case (3, 3): m44
+            default: 0
+            }
+        }
+        set {
+            switch (row, column) {
+            case (0, 0): m11 = newValue
+            case (0, 1): m12 = newValue
+            case (0, 2): m13 = newValue
+            case (0, 3): m14 = newValue
+            case (1, 0): m21 = newValue
+            case (1, 1): m22 = newValue
+            case (1, 2): m23 = newValue
+            case (1, 3): m24 = newValue
+            case (2, 0): m31 = newValue
+            case (2, 1): m32 = newValue
+            case (2, 2): m33 = newValue
+            case (2, 3): m34 = newValue
+            case (3, 0): m41 = newValue
+            case (3, 1): m42 = newValue
+            case (3, 2): m43 = newValue
+            case (3, 3): m44 = newValue
+            default: break
+            }
+        }
+    }
+
+    /// `CATransform3DIdentity`.
+    public static let identity = Transform3D(rowMajor: [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1])
+
+    /// `CATransform3DMakeTranslation`.
+    public static func translation(x: Double, y: Double, z: Double = 0) -> Transform3D {
+        var t = identity
+        (t.m41, t.m42, t.m43) = (x, y, z)
+        return t
+    }
+
+    /// `CATransform3DMakeScale`.
+    public static func scale(x: Double, y: Double, z: Double = 1) -> Transform3D {
+        var t = identity
+        (t.m11, t.m22, t.m33) = (x, y, z)
+        return t
+    }
+
+    /// `CATransform3DMakeRotation`: `angle` radians about the axis `(x, y, z)`, right-handed, so a
+    /// positive angle about z turns +x toward +y. A zero-length axis gives the identity (Core
+    /// Animation leaves it undefined).
+    public static func rotation(angle: Double, x: Double, y: Double, z: Double) -> Transform3D {
+        let length = (x * x + y * y + z * z).squareRoot()
+        guard length > 0, length.isFinite else { return identity }
+        let (ux, uy, uz) = (x / length, y / length, z / length)
+        let c = cos(angle), s = sin(angle), k = 1 - c
+        // Row-vector form of Rodrigues' rotation: the transpose of the column-vector matrix.
+        return Transform3D(
+            m11: c + k * ux * ux, m12: k * ux * uy + s * uz, m13: k * ux * uz - s * uy, m14: 0,
+            m21: k * uy * ux - s * uz, m22: c + k * uy * uy, m23: k * uy * uz + s * ux, m24: 0,
+            m31: k * uz * ux + s * uy, m32: k * uz * uy - s * ux, m33: c + k * uz * uz, m34: 0,
+            m41: 0, m42: 0, m43: 0, m44: 1)
+    }
+
+    /// `self · other`: `self` applies first, then `other` (`CATransform3DConcat(self, other)`).
+    public func concatenating(_ o: Transform3D) -> Transform3D {
+        var r = Transform3D.identity
+        for i in 0..<4 {
+            for j in 0..<4 {
+                var sum = 0.0
+                for k in 0..<4 { sum += self[i, k] * o[k, j] }
+                r[i, j] = sum
+            }
+        }
+        return r
+    }
+
+    /// `CATransform3DTranslate`: the translation applied first, then `self`.
+    public func translatedBy(x: Double, y: Double, z: Double = 0) -> Transform3D {
+        Transform3D.translation(x: x, y: y, z: z).concatenating(self)
+    }
+
+    /// `CATransform3DScale`: the scale applied first, then `self`.
+    public func scaledBy(x: Double, y: Double, z: Double = 1) -> Transform3D {
+        Transform3D.scale(x: x, y: y, z: z).concatenating(self)
+    }
+
+    /// `CATransform3DRotate`: the rotation applied first, then `self`.
+    public func rotatedBy(angle: Double, x: Double, y: Double, z: Double) -> Transform3D {
+        Transform3D.rotation(angle: angle, x: x, y: y, z: z).concatenating(self)
+    }
+
+    /// The determinant of the 4×4 matrix.
+    public var determinant: Double {
+        let c = cofactors
+        return m11 * c[0] + m12 * c[1] + m13 * c[2] + m14 * c[3]
+    }
+
+    /// `CATransform3DInvert`, or nil when the matrix is singular (determinant 0 or not finite).
+    public func inverted() -> Transform3D? {
+        let c = cofactors
+        let det = m11 * c[0] + m12 * c[1] + m13 * c[2] + m14 * c[3]
+        guard det != 0, det.isFinite else { return nil }
+        // inverse = adjugate / det; adjugate[i][j] = cofactor[j][i]
+        var r = Transform3D.identity
+        for i in 0..<4 {
+            for j in 0..<4 { r[i, j] = c[j * 4 + i] / det }
+        }
+        return r
+    }
+
+    /// Cofactors C[i][j] in row-major order.
+    private var cofactors: [Double] {
+        var c = [Double](repeating: 0, count: 16)
+        for i in 0..<4 {
+            for j in 0..<4 {
+                var minor = [Double]()
+                minor.reserveCapacity(9)
+                for r in 0..<4 where r != i {
+                    for k in 0..<4 where k != j { minor.append(self[r, k]) }
+                }
+                let det3 = minor[0] * (minor[4] * minor[8] - minor[5] * minor[7])
+                    - minor[1] * (minor[3] * minor[8] - minor[5] * minor[6])
+                    + minor[2] * (minor[3] * minor[7] - minor[4] * minor[6])
+                c[i * 4 + j] = ((i + j) % 2 == 0 ? 1 : -1) * det3
+            }
+        }
+        return c
+    }
+
+    /// `CATransform3DIsIdentity`.
+    public var isIdentity: Bool { self == .identity }
+
+    /// `CATransform3DIsAffine`: true when the transform only acts in the x–y plane.
+    public var isAffine: Bool {
+        m13 == 0 && m14 == 0 && m23 == 0 && m24 == 0 && m31 == 0 && m32 == 0
+            && m33 == 1 && m34 == 0 && m43 == 0 && m44 == 1
+    }
+
+    /// `CATransform3DMakeAffineTransform`.
+    public init(_ t: AffineTransform) {
+        self.init(m11: t.a, m12: t.b, m13: 0, m14: 0, m21: t.c, m22: t.d, m23: 0, m24: 0,
+                  m31: 0, m32: 0, m33: 1, m34: 0, m41: t.tx, m42: t.ty, m43: 0, m44: 1)
+    }
+
+    /// `CATransform3DGetAffineTransform`: the x–y part (the rest is dropped).
+    public var affineTransform: AffineTransform {
+        AffineTransform(a: m11, b: m12, c: m21, d: m22, tx: m41, ty: m42)
+    }
+
+    /// The homogeneous point `(x, y, z, 1) · self`, divided by w.
+    public func apply(x: Double, y: Double, z: Double = 0) -> (x: Double, y: Double, z: Double) {
+        let w = x * m14 + y * m24 + z * m34 + m44
+        return ((x * m11 + y * m21 + z * m31 + m41) / w,
+                (x * m12 + y * m22 + z * m32 + m42) / w,
+                (x * m13 + y * m23 + z * m33 + m43) / w)
+    }
+
+    public var description: String {
+        "Transform3D(" + elements.map { "\($0)" }.joined(separator: ", ") + ")"
+    }
+}
+
+extension Transform3D: Interpolatable {
+    /// Interpolation by decomposition (semantics §15.3): translation, scale, skew and perspective
+    /// linearly, rotation by spherical interpolation on the shorter arc, then recomposition. When
+    /// either matrix cannot be decomposed (singular), the value switches from `self` to `end` at
+    /// `fraction` 0.5. `fraction` 0 and 1 return the ends exactly.
+    public func interpolated(to end: Transform3D, fraction: Double) -> Transform3D {
+        if fraction == 0 { return self }
+        if fraction == 1 { return end }
+        guard let a = decomposed(), let b = end.decomposed() else {
+            return fraction < 0.5 ? self : end
+        }
+        return a.interpolated(to: b, fraction: fraction).recomposed()
+    }
+
+    /// `delta · self`: the added transform applies before the base (semantics §4.3).
+    public func adding(_ delta: Transform3D) -> Transform3D { delta.concatenating(self) }
+
+    /// `delta⁻¹ · self`. A singular `delta` is treated as the identity (the result is `self`).
+    public func subtracting(_ delta: Transform3D) -> Transform3D {
+        guard let inverse = delta.inverted() else { return self }
+        return inverse.concatenating(self)
+    }
+
+    /// `self · start⁻¹`. A singular `start` is treated as the identity (the result is `self`).
+    public func difference(from start: Transform3D) -> Transform3D {
+        guard let inverse = start.inverted() else { return self }
+        return concatenating(inverse)
+    }
+
+    /// `selfᶜᵒᵘⁿᵗ` by repeated squaring (at most 2 × 63 products); a count that is not a whole
+    /// number ≥ 0 is rounded toward zero, NaN counts as 0, and counts above 2⁶² saturate there.
+    public func repeated(times count: Double) -> Transform3D {
+        guard count >= 1 else { return .identity }
+        var n = UInt64(min(count, 0x1p62))
+        var base = self
+        var result = Transform3D.identity
+        while n > 0 {
+            if n & 1 == 1 { result = result.concatenating(base) }
+            n >>= 1
+            if n > 0 { base = base.concatenating(base) }
+        }
+        return result
+    }
+
+    /// The Euclidean (Frobenius) distance between the two matrices' 16 elements.
+    public func distance(to o: Transform3D) -> Double {
+        zip(elements, o.elements).reduce(0) { $0 + ($1.0 - $1.1) * ($1.0 - $1.1) }.squareRoot()
+    }
+}
