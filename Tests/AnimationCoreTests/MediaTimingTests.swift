@@ -133,11 +133,11 @@ struct MediaTimingTests {
     }
 
     @Test("§2.5 the timing function sees folded progress: an ease-in played backwards looks like ease-out")
-    func timingFunctionAppliesToFoldedProgress() {
+    func timingFunctionAppliesToFoldedProgress() throws {
         let a = scalarAnimation(from: 0, to: 1) { $0.autoreverses = true; $0.timingFunction = .easeIn }
         for u in stride(from: 0.05, through: 0.95, by: 0.1) {
-            let forward = scalarValue(a, at: u)!
-            let backward = scalarValue(a, at: 2 - u)!
+            let forward = try #require(scalarValue(a, at: u))
+            let backward = try #require(scalarValue(a, at: 2 - u))
             #expect(abs(forward - backward) <= 1e-12)
             #expect(abs(forward - TimingFunction.easeIn.value(at: u)) <= 1e-12)
         }
@@ -231,7 +231,7 @@ struct MediaTimingTests {
         await propertyCheck(count: 200, input: Gen.double(in: 0...100_000), Gen.double(in: 0...10_000), Gen.double(in: 0...3)) { now, pauseLength, delta in
             let animation = scalarAnimation(from: 0, to: 1000) { $0.duration = 1e6; $0.beginTime = 0 }
             var layer = MediaTiming()
-            func presented(_ t: Double) -> Double { scalarValue(animation, at: layer.localTime(fromParent: t))! }
+            func presented(_ t: Double) -> Double { scalarValue(animation, at: layer.localTime(fromParent: t)) ?? .nan }
             let before = presented(now)
             let beforeDelta = presented(now + delta)
             // pause
@@ -252,22 +252,22 @@ struct MediaTimingTests {
     }
 
     @Test("property: a paused animation is continuous across pause and resume at every moment")
-    func pauseResumeContinuity() {
+    func pauseResumeContinuity() throws {
         // A fixed, awkward case: times that are not representable exactly.
         var layer = MediaTiming()
         let animation = scalarAnimation(from: 0, to: 1) { $0.duration = 10; $0.beginTime = 0.1 }
         let now = 3.3
         let tPause = layer.localTime(fromParent: now)
-        let paused = scalarValue(animation, at: tPause)!
+        let paused = try #require(scalarValue(animation, at: tPause))
         layer.speed = 0
         layer.timeOffset = tPause
         let resume = 7.7
-        #expect(scalarValue(animation, at: layer.localTime(fromParent: resume))! == paused)
+        #expect(scalarValue(animation, at: layer.localTime(fromParent: resume)) == paused)
         layer.speed = 1
         layer.timeOffset = 0
         layer.beginTime = 0
         layer.beginTime = layer.localTime(fromParent: resume) - tPause
-        #expect(abs(scalarValue(animation, at: layer.localTime(fromParent: resume))! - paused) <= 1e-12)
+        #expect(abs(try #require(scalarValue(animation, at: layer.localTime(fromParent: resume))) - paused) <= 1e-12)
     }
 
     // MARK: validation and bad input

@@ -90,14 +90,14 @@ enum _FromToBy {
         if from != nil && to != nil && by != nil {
             throw AnimationError(field: "byValue", reason: "at most two of fromValue, toValue and byValue may be set")
         }
-        let named: [(String, AnimationValue?)] = [("fromValue", from), ("toValue", to), ("byValue", by)]
-        var first: (String, ValueKind)?
-        for (name, value) in named {
-            guard let kind = value?.kind else { continue }
-            if let (firstName, firstKind) = first, firstKind != kind {
-                throw AnimationError(field: name, reason: "is a \(kind) but \(firstName) is a \(firstKind)")
-            }
-            if first == nil { first = (name, kind) }
+        // The first value set fixes the kind; the others must match it. (Written without tuple
+        // pattern bindings: Swift 6.3.1's optimiser crashes on `if let (a, b) = optionalTuple` here.)
+        let named: [(name: String, value: AnimationValue?)] = [("fromValue", from), ("toValue", to), ("byValue", by)]
+        let set = named.filter { $0.value != nil }
+        guard let first = set.first, let firstKind = first.value?.kind else { return }
+        for other in set.dropFirst() {
+            guard let kind = other.value?.kind, kind != firstKind else { continue }
+            throw AnimationError(field: other.name, reason: "is a \(kind) but \(first.name) is a \(firstKind)")
         }
     }
 

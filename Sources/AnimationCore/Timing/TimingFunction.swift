@@ -18,9 +18,9 @@
 /// in y), the mirrored one keeps them.
 ///
 /// **Error bound**: |y − y_exact| ≤ 1e-9 for control points with x in [0, 1] and y in [−1, 2],
-/// measured against an 80-bit bisection over 10⁶ random inputs (see `TimingFunctionTests`): max
-/// 4.4e-16 on the named curves and 1.1e-15 on random ones. The ends are exact: `value(at: 0) == 0`
-/// and `value(at: 1) == 1`.
+/// measured against an 80-bit bisection over 10⁶ inputs (named curves and 4,096 random ones with y
+/// in [−1, 2], x biased toward both ends; `TimingFunctionTests`): max 3.0e-15, p99.99 1.1e-15, and
+/// max 6.7e-16 on the named curves. The ends are exact: `value(at: 0) == 0` and `value(at: 1) == 1`.
 public struct TimingFunction: Sendable, Hashable, CustomStringConvertible {
     /// The first control point's x, in [0, 1].
     public let x1: Double

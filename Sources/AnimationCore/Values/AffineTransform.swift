@@ -7,7 +7,8 @@ import Foundation
 /// (`CGAffineTransformConcat`). Used to transform paths (semantics §14.1) and as an animatable value
 /// (interpolated through ``Transform3D``'s decomposition, §15).
 ///
-/// This type shadows Foundation's `AffineTransform` in files that import this module.
+/// Foundation has a type of the same name: in a file that imports both modules, write
+/// `AnimationCore.AffineTransform` where the name alone is ambiguous (`.identity`, type annotations).
 public struct AffineTransform: Sendable, Hashable, CustomStringConvertible {
     public var a: Double
     public var b: Double
@@ -104,7 +105,7 @@ extension AffineTransform: Interpolatable {
         Transform3D(self).repeated(times: count).affineTransform
     }
     /// Euclidean distance over the six elements.
-    public func distance(to o: AffineTransform) -> Double {
+    public func interpolationDistance(to o: AffineTransform) -> Double {
         let e = [o.a - a, o.b - b, o.c - c, o.d - d, o.tx - tx, o.ty - ty]
         return e.reduce(0) { $0 + $1 * $1 }.squareRoot()
     }

@@ -178,15 +178,15 @@ extension AnimationValue: Interpolatable {
     public func repeated(times count: Double) -> AnimationValue { map(self, Repeat(count: count)) }
 
     /// The distance within the values' kind (semantics §5.5); `.infinity` between different kinds.
-    public func distance(to other: AnimationValue) -> Double {
+    public func interpolationDistance(to other: AnimationValue) -> Double {
         switch (self, other) {
-        case let (.scalar(a), .scalar(b)): a.distance(to: b)
-        case let (.point(a), .point(b)): a.distance(to: b)
-        case let (.size(a), .size(b)): a.distance(to: b)
-        case let (.rect(a), .rect(b)): a.distance(to: b)
-        case let (.color(a), .color(b)): a.distance(to: b)
-        case let (.transform(a), .transform(b)): a.distance(to: b)
-        case let (.affineTransform(a), .affineTransform(b)): a.distance(to: b)
+        case let (.scalar(a), .scalar(b)): a.interpolationDistance(to: b)
+        case let (.point(a), .point(b)): a.interpolationDistance(to: b)
+        case let (.size(a), .size(b)): a.interpolationDistance(to: b)
+        case let (.rect(a), .rect(b)): a.interpolationDistance(to: b)
+        case let (.color(a), .color(b)): a.interpolationDistance(to: b)
+        case let (.transform(a), .transform(b)): a.interpolationDistance(to: b)
+        case let (.affineTransform(a), .affineTransform(b)): a.interpolationDistance(to: b)
         default: .infinity
         }
     }

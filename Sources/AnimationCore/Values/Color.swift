@@ -43,7 +43,7 @@ extension Color: Interpolatable {
         Color(red: red.repeated(times: n), green: green.repeated(times: n),
               blue: blue.repeated(times: n), alpha: alpha.repeated(times: n))
     }
-    public func distance(to o: Color) -> Double {
+    public func interpolationDistance(to o: Color) -> Double {
         let r = o.red - red, g = o.green - green, b = o.blue - blue, a = o.alpha - alpha
         return (r * r + g * g + b * b + a * a).squareRoot()
     }

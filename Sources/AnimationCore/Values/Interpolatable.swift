@@ -6,8 +6,9 @@
 /// (`delta · base` in Core Animation's row-vector convention, semantics §4.3).
 public protocol Interpolatable: Sendable, Equatable {
     /// `lerp(self, end, fraction)` in the type's own sense (semantics §4.2, §4.5): component-wise for
-    /// vectors and colours, by decomposition for transforms (§15). `fraction` is not clamped:
-    /// overshooting timing functions extrapolate.
+    /// vectors and colours (`a + (b − a)·fraction`), by decomposition for transforms (§15).
+    /// `fraction` is not clamped: overshooting timing functions extrapolate. NaN components
+    /// propagate, and an infinite endpoint gives NaN (∞ − ∞), as the batch kernels do (§16).
     func interpolated(to end: Self, fraction: Double) -> Self
     /// `self ⊕ delta`: `delta` added on top of `self` (semantics §4.3).
     func adding(_ delta: Self) -> Self
@@ -22,7 +23,7 @@ public protocol Interpolatable: Sendable, Equatable {
     func repeated(times count: Double) -> Self
     /// The distance between two values, the measure of paced keyframe animations (semantics §5.5):
     /// Euclidean over the components (|Δ| for scalars).
-    func distance(to other: Self) -> Double
+    func interpolationDistance(to other: Self) -> Double
 }
 
 extension Double: Interpolatable {
@@ -31,7 +32,7 @@ extension Double: Interpolatable {
     public func subtracting(_ delta: Double) -> Double { self - delta }
     public func difference(from start: Double) -> Double { self - start }
     public func repeated(times count: Double) -> Double { count == 0 ? 0 : self * count }
-    public func distance(to other: Double) -> Double { abs(other - self) }
+    public func interpolationDistance(to other: Double) -> Double { abs(other - self) }
 }
 
 /// `Float` values interpolate in Double and round once, so a Float animation matches the
@@ -44,5 +45,5 @@ extension Float: Interpolatable {
     public func subtracting(_ delta: Float) -> Float { self - delta }
     public func difference(from start: Float) -> Float { self - start }
     public func repeated(times count: Double) -> Float { count == 0 ? 0 : Float(Double(self) * count) }
-    public func distance(to other: Float) -> Double { abs(Double(other) - Double(self)) }
+    public func interpolationDistance(to other: Float) -> Double { abs(Double(other) - Double(self)) }
 }

@@ -31,7 +31,7 @@ extension Point: Interpolatable {
     public func subtracting(_ d: Point) -> Point { Point(x: x - d.x, y: y - d.y) }
     public func difference(from s: Point) -> Point { subtracting(s) }
     public func repeated(times n: Double) -> Point { Point(x: x.repeated(times: n), y: y.repeated(times: n)) }
-    public func distance(to o: Point) -> Double { hypot(o.x - x, o.y - y) }
+    public func interpolationDistance(to o: Point) -> Double { hypot(o.x - x, o.y - y) }
 }
 
 /// A width and a height: the engine's `CGSize` (semantics §4.5).
@@ -62,7 +62,7 @@ extension Size: Interpolatable {
     public func subtracting(_ d: Size) -> Size { Size(width: width - d.width, height: height - d.height) }
     public func difference(from s: Size) -> Size { subtracting(s) }
     public func repeated(times n: Double) -> Size { Size(width: width.repeated(times: n), height: height.repeated(times: n)) }
-    public func distance(to o: Size) -> Double { hypot(o.width - width, o.height - height) }
+    public func interpolationDistance(to o: Size) -> Double { hypot(o.width - width, o.height - height) }
 }
 
 /// An origin and a size: the engine's `CGRect` (semantics §4.5).
@@ -106,7 +106,7 @@ extension Rect: Interpolatable {
     public func subtracting(_ d: Rect) -> Rect { Rect(origin: origin.subtracting(d.origin), size: size.subtracting(d.size)) }
     public func difference(from s: Rect) -> Rect { subtracting(s) }
     public func repeated(times n: Double) -> Rect { Rect(origin: origin.repeated(times: n), size: size.repeated(times: n)) }
-    public func distance(to o: Rect) -> Double {
+    public func interpolationDistance(to o: Rect) -> Double {
         let dx = o.origin.x - origin.x, dy = o.origin.y - origin.y
         let dw = o.size.width - size.width, dh = o.size.height - size.height
         return (dx * dx + dy * dy + dw * dw + dh * dh).squareRoot()

@@ -269,7 +269,7 @@ extension Transform3D: Interpolatable {
     }
 
     /// The Euclidean (Frobenius) distance between the two matrices' 16 elements.
-    public func distance(to o: Transform3D) -> Double {
+    public func interpolationDistance(to o: Transform3D) -> Double {
         zip(elements, o.elements).reduce(0) { $0 + ($1.0 - $1.1) * ($1.0 - $1.1) }.squareRoot()
     }
 }

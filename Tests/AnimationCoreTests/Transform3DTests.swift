@@ -1,0 +1,250 @@
+import AnimationCore
+import Foundation
+import PropertyBased
+import Testing
+
+/// The largest element-wise difference between two matrices.
+func maxDifference(_ a: Transform3D, _ b: Transform3D) -> Double {
+    zip(a.elements, b.elements).map { abs($0 - $1) }.max() ?? 0
+}
+
+/// The z-rotation angle of a transform whose upper 2×2 block is a rotation.
+func zAngle(_ t: Transform3D) -> Double { atan2(t.m12, t.m11) }
+
+@Suite("Transform3D (semantics §15)")
+struct Transform3DTests {
+    // MARK: §15.1
+
+    @Test("§15.1 row vectors: translation sits in m41..m43 and p′ = p · M")
+    func rowVectorConventionPutsTranslationInFourthRow() {
+        let t = Transform3D.translation(x: 10, y: 20, z: 30)
+        #expect(t.m41 == 10 && t.m42 == 20 && t.m43 == 30)
+        let p = t.apply(x: 1, y: 2, z: 3)
+        #expect(p.x == 11 && p.y == 22 && p.z == 33)
+    }
+
+    @Test("§15.1 a positive z rotation turns +x toward +y (m12 = sin θ)")
+    func rotationDirection() {
+        let r = Transform3D.rotation(angle: .pi / 2, x: 0, y: 0, z: 1)
+        let p = r.apply(x: 1, y: 0)
+        #expect(abs(p.x) < 1e-15 && abs(p.y - 1) < 1e-15)
+        #expect(abs(r.m12 - 1) < 1e-15 && abs(r.m21 + 1) < 1e-15)
+    }
+
+    @Test("§15.1 perspective: m34 = −1/d divides by the depth")
+    func perspectiveDividesByDepth() {
+        var t = Transform3D.identity
+        t.m34 = -1.0 / 500
+        let p = t.apply(x: 100, y: 0, z: -500)   // w = 1 + 1 = 2
+        #expect(p.x == 50)
+    }
+
+    @Test("§15.1 concatenating applies the receiver first (CATransform3DConcat)")
+    func concatenationOrder() {
+        let move = Transform3D.translation(x: 1, y: 0)
+        let scale = Transform3D.scale(x: 10, y: 10)
+        #expect(move.concatenating(scale).apply(x: 0, y: 0).x == 10)   // move, then scale
+        #expect(scale.concatenating(move).apply(x: 0, y: 0).x == 1)    // scale, then move
+        #expect(move.translatedBy(x: 2, y: 0) == Transform3D.translation(x: 3, y: 0))
+        #expect(Transform3D.identity.scaledBy(x: 2, y: 3).m22 == 3)
+    }
+
+    @Test("§15.1 inverse, determinant, affine conversions")
+    func inverseDeterminantAndAffine() throws {
+        let t = Transform3D.rotation(angle: 0.7, x: 1, y: 2, z: 3).concatenating(.scale(x: 2, y: 3, z: 4))
+            .concatenating(.translation(x: 5, y: 6, z: 7))
+        let inverse = try #require(t.inverted())
+        #expect(maxDifference(t.concatenating(inverse), .identity) < 1e-12)
+        #expect(abs(t.determinant - 24) < 1e-12)
+        #expect(Transform3D.scale(x: 0, y: 1).inverted() == nil)
+        let affine = AffineTransform(a: 1, b: 2, c: 3, d: 4, tx: 5, ty: 6)
+        #expect(Transform3D(affine).affineTransform == affine)
+        #expect(Transform3D(affine).isAffine)
+        #expect(!Transform3D.rotation(angle: 0.1, x: 1, y: 0, z: 0).isAffine)
+        #expect(try Transform3D(elements: Transform3D.identity.elements) == .identity)
+        #expect(throws: AnimationError.self) { try Transform3D(elements: [1, 2, 3]) }
+    }
+
+    // MARK: §15.2
+
+    @Test("§15.2 identity → rotation(2π) does nothing")
+    func fullTurnMatrixAnimationDoesNothing() {
+        let full = Transform3D.rotation(angle: 2 * .pi, x: 0, y: 0, z: 1)
+        for f in stride(from: 0.0, through: 1, by: 0.125) {
+            #expect(maxDifference(Transform3D.identity.interpolated(to: full, fraction: f), .identity) < 1e-12)
+        }
+    }
+
+    @Test("§15.2 targets beyond ±180° take the shorter way: π+0.1 and π−0.1 turn in opposite directions")
+    func rotationsTakeTheShorterWay() {
+        let less = Transform3D.identity.interpolated(to: .rotation(angle: .pi - 0.1, x: 0, y: 0, z: 1), fraction: 0.5)
+        let more = Transform3D.identity.interpolated(to: .rotation(angle: .pi + 0.1, x: 0, y: 0, z: 1), fraction: 0.5)
+        #expect(abs(zAngle(less) - (.pi - 0.1) / 2) < 1e-12)
+        #expect(abs(zAngle(more) + (.pi - 0.1) / 2) < 1e-12)
+    }
+
+    // MARK: §15.3
+
+    @Test("§15.3 decomposition recovers translation, scale, rotation, skew and perspective")
+    func decompositionRecoversParts() throws {
+        // The parts are normalised so that m44 = t · pv + pw = 1 (the decomposition divides by m44):
+        // t · pv = 0.001 + 0.004 − 0.012 = −0.007, so pw = 1.007.
+        let parts = DecomposedTransform3D(
+            translation: Vector3(x: 1, y: -2, z: 3), scale: Vector3(x: 2, y: 0.5, z: 3),
+            skew: Vector3(x: 0.2, y: -0.1, z: 0.3), perspective: Vector4(x: 0.001, y: -0.002, z: -0.004, w: 1.007),
+            rotation: Quaternion(angle: 0.9, axis: Vector3(x: 1, y: 1, z: 0)))
+        let d = try #require(parts.recomposed().decomposed())
+        #expect(abs(d.translation.x - 1) < 1e-12 && abs(d.translation.y + 2) < 1e-12 && abs(d.translation.z - 3) < 1e-12)
+        #expect(abs(d.scale.x - 2) < 1e-12 && abs(d.scale.y - 0.5) < 1e-12 && abs(d.scale.z - 3) < 1e-12)
+        #expect(abs(d.skew.x - 0.2) < 1e-12 && abs(d.skew.y + 0.1) < 1e-12 && abs(d.skew.z - 0.3) < 1e-12)
+        #expect(abs(d.perspective.z + 0.004) < 1e-12 && abs(d.perspective.w - 1.007) < 1e-12)
+        #expect(abs(abs(d.rotation.w) - cos(0.45)) < 1e-12)
+    }
+
+    @Test("§15.3 a CA rotation decomposes to the quaternion (axis·sin θ/2, cos θ/2)")
+    func rotationQuaternionConvention() throws {
+        let d = try #require(Transform3D.rotation(angle: 1.2, x: 0, y: 0, z: 1).decomposed())
+        #expect(abs(d.rotation.z - sin(0.6)) < 1e-15 && abs(d.rotation.w - cos(0.6)) < 1e-15)
+        #expect(abs(d.rotation.eulerAngles.z - 1.2) < 1e-14)
+    }
+
+    @Test("§15.3 a reflection negates the scale so the rotation stays proper")
+    func reflectionNegatesScale() throws {
+        let d = try #require(Transform3D.scale(x: -1, y: 1).decomposed())
+        #expect(d.scale.x < 0 && d.scale.y < 0 && d.scale.z < 0)
+        #expect(maxDifference(d.recomposed(), .scale(x: -1, y: 1)) < 1e-15)
+    }
+
+    @Test("§15.3 interpolation lerps parts and slerps the rotation; the ends are exact")
+    func interpolationByDecomposition() {
+        let a = Transform3D.translation(x: 0, y: 0).concatenating(.scale(x: 1, y: 1))
+        let b = Transform3D.scale(x: 3, y: 3).concatenating(.rotation(angle: 1, x: 0, y: 0, z: 1))
+            .concatenating(.translation(x: 100, y: 50))
+        let mid = a.interpolated(to: b, fraction: 0.5)
+        let expected = Transform3D.scale(x: 2, y: 2).concatenating(.rotation(angle: 0.5, x: 0, y: 0, z: 1))
+            .concatenating(.translation(x: 50, y: 25))
+        #expect(maxDifference(mid, expected) < 1e-12)
+        #expect(a.interpolated(to: b, fraction: 0) == a)
+        #expect(a.interpolated(to: b, fraction: 1) == b)
+    }
+
+    @Test("§15.3 slerp chooses the shortest arc")
+    func slerpChoosesShortestArc() {
+        let q0 = Quaternion(angle: 0.2, axis: Vector3(x: 0, y: 0, z: 1))
+        let q1 = Quaternion(angle: 0.4, axis: Vector3(x: 0, y: 0, z: 1))
+        let flipped = Quaternion(x: -q1.x, y: -q1.y, z: -q1.z, w: -q1.w)   // the same rotation
+        let a = q0.slerp(to: q1, fraction: 0.5), b = q0.slerp(to: flipped, fraction: 0.5)
+        #expect(abs(a.eulerAngles.z - 0.3) < 1e-12 && abs(b.eulerAngles.z - 0.3) < 1e-12)
+    }
+
+    @Test("§15.3 singular matrices switch discretely at 0.5")
+    func singularMatricesSwitchAtHalf() {
+        let zero = Transform3D.scale(x: 0, y: 0)
+        let two = Transform3D.scale(x: 2, y: 2)
+        #expect(zero.decomposed() == nil)
+        #expect(zero.interpolated(to: two, fraction: 0.49) == zero)
+        #expect(zero.interpolated(to: two, fraction: 0.5) == two)
+        var noW = Transform3D.identity
+        noW.m44 = 0
+        #expect(noW.decomposed() == nil)
+    }
+
+    @Test("property: decompose ∘ recompose is the identity")
+    func decomposeRecomposeRoundTrip() async {
+        let angle = Gen.double(in: -10...10)
+        let axis = Gen.double(in: -1...1)
+        let scale = Gen.double(in: 0.05...20)
+        await propertyCheck(count: 500, input: angle, axis, axis, axis, scale, scale, Gen.double(in: -1...1), Gen.double(in: -0.01...0.01)) {
+            theta, ax, ay, az, sx, sy, skew, perspective in
+            var m = Transform3D.scale(x: sx, y: -sy, z: 1.5)
+            m.m21 = skew
+            m = m.concatenating(.rotation(angle: theta, x: ax, y: ay, z: az + 0.01))
+                .concatenating(.translation(x: 40 * skew, y: -7, z: 3))
+            m.m34 = perspective
+            m.m14 = perspective / 3
+            guard let d = m.decomposed() else {
+                Issue.record("could not decompose \(m)")
+                return
+            }
+            let scaleOfM = m.elements.map(abs).max() ?? 1
+            #expect(maxDifference(d.recomposed(), m) <= 1e-12 * scaleOfM)
+        }
+    }
+
+    // MARK: §15.4
+
+    @Test("§15.4 transform.rotation.z from 0 to 2π turns a full circle")
+    func rotationFieldAnimatesTheAngle() {
+        var spin = BasicAnimation(keyPath: "transform.rotation.z")
+        spin.fromValue = 0
+        spin.toValue = .scalar(2 * .pi)
+        spin.duration = 1
+        for (t, angle) in [(0.25, Double.pi / 2), (0.5, Double.pi), (0.75, -Double.pi / 2)] {
+            let v = ReferenceEvaluator.presentationValue(ofProperty: "transform", model: .transform(.identity),
+                                                         animations: [spin], at: t)
+            guard case .transform(let m) = v else {
+                Issue.record("not a transform: \(v)")
+                continue
+            }
+            #expect(maxDifference(m, .rotation(angle: angle, x: 0, y: 0, z: 1)) < 1e-12)
+        }
+    }
+
+    @Test("§15.4 field animations keep the other fields of the base")
+    func fieldAnimationKeepsOtherFields() {
+        var grow = BasicAnimation(keyPath: "transform.scale")
+        grow.fromValue = 1
+        grow.toValue = 3
+        grow.duration = 1
+        let base = Transform3D.rotation(angle: 0.5, x: 0, y: 0, z: 1).concatenating(.translation(x: 10, y: 20))
+        let v = ReferenceEvaluator.presentationValue(ofProperty: "transform", model: .transform(base), animations: [grow], at: 0.5)
+        let expected = Transform3D.scale(x: 2, y: 2, z: 2).concatenating(base)
+        guard case .transform(let m) = v else { Issue.record("not a transform"); return }
+        #expect(maxDifference(m, expected) < 1e-12)
+    }
+
+    // MARK: ⊕ for transforms
+
+    @Test("§4.3 transform addition concatenates, the added transform first")
+    func transformAdditionConcatenates() throws {
+        let base = Transform3D.translation(x: 10, y: 0)
+        let delta = Transform3D.scale(x: 2, y: 2)
+        #expect(base.adding(delta) == delta.concatenating(base))
+        #expect(maxDifference(base.adding(delta).subtracting(delta), base) < 1e-15)
+        #expect(maxDifference(base.adding(delta).difference(from: base), delta) < 1e-15)
+        #expect(maxDifference(delta.repeated(times: 3), .scale(x: 8, y: 8)) < 1e-15)
+        #expect(delta.repeated(times: 0) == .identity)
+        let powered = Transform3D.rotation(angle: 1e-3, x: 0, y: 0, z: 1).repeated(times: 1e30)
+        #expect(powered.elements.allSatisfy { $0.isFinite })
+    }
+}
+
+@Suite("AffineTransform")
+struct AffineTransformTests {
+    @Test("§14.1 points transform as (x, y, 1) · T; concatenation applies the receiver first")
+    func rowVectorConvention() {
+        let t = AffineTransform.translation(x: 5, y: 0).concatenating(.rotation(angle: .pi / 2))
+        let p = Point(x: 1, y: 0).applying(t)
+        #expect(abs(p.x) < 1e-15 && abs(p.y - 6) < 1e-15)
+        #expect(Point(x: 1, y: 1).applying(.scale(x: 2, y: 3)) == Point(x: 2, y: 3))
+    }
+
+    @Test("inverse and determinant")
+    func inverse() throws {
+        let t = AffineTransform(a: 2, b: 1, c: -1, d: 3, tx: 4, ty: -5)
+        let i = try #require(t.inverted())
+        let p = Point(x: 3, y: 7).applying(t).applying(i)
+        #expect(abs(p.x - 3) < 1e-14 && abs(p.y - 7) < 1e-14)
+        #expect(AffineTransform.scale(x: 0, y: 1).inverted() == nil)
+        #expect(AnimationCore.AffineTransform.identity.rotated(by: 0).isIdentity)
+    }
+
+    @Test("§15.3 affine transforms interpolate through the 3-D decomposition")
+    func interpolatesByDecomposition() {
+        let a = AnimationCore.AffineTransform.identity
+        let b = AffineTransform.rotation(angle: 1).concatenating(.translation(x: 10, y: 0))
+        let mid = a.interpolated(to: b, fraction: 0.5)
+        let expected = AffineTransform.rotation(angle: 0.5).concatenating(.translation(x: 5, y: 0))
+        #expect(abs(mid.a - expected.a) < 1e-12 && abs(mid.b - expected.b) < 1e-12 && abs(mid.tx - expected.tx) < 1e-12)
+    }
+}
