@@ -137,32 +137,34 @@ public enum ReferenceEvaluator {
     }
 
     /// The presentation value of `property` (semantics §1.1, §8.4): `model`, then every leaf of
-    /// `animations` (in add order) whose key path is `property` or one of its fields.
+    /// `animations` (in add order) whose key path is `property` or one of its fields — and, for
+    /// `transform`, the rotation of path animations with a rotation mode (§5.7).
     ///
     /// - Parameter animations: top-level animations as added to a layer, in add order.
     public static func presentationValue(ofProperty property: String, model: AnimationValue,
                                          animations: [any Animation], at parentTime: Double) -> AnimationValue {
-        var accumulated = model
-        for animation in animations {
-            for leaf in animation.leaves where AnimationKeyPath.split(leaf.animation.keyPath).property == property {
-                let (_, state) = state(of: leaf, at: parentTime, isRemovedOnCompletion: animation.isRemovedOnCompletion)
-                if let state { accumulated = apply(leaf, state: state, to: accumulated) }
-            }
-        }
-        return accumulated
+        presentationValues(model: [property: model], animations: animations, at: parentTime)[property] ?? model
     }
 
-    /// The presentation values of every property in `model` (semantics §1.1). Animations on
-    /// properties absent from `model` are ignored: the model gives each property its kind.
+    /// The presentation values of every property in `model` (semantics §1.1, §8.4). Animations on
+    /// properties absent from `model` are ignored: the model gives each property its kind. A path
+    /// animation with a rotation mode also turns `transform` by its tangent angle, applied before
+    /// the transform accumulated so far (`R_z(θ) · transform`, §5.7) at its place in add order.
     public static func presentationValues(model: [String: AnimationValue], animations: [any Animation],
                                           at parentTime: Double) -> [String: AnimationValue] {
         var result = model
         for animation in animations {
             for leaf in animation.leaves {
                 let property = AnimationKeyPath.split(leaf.animation.keyPath).property
-                guard let accumulated = result[property] else { continue }
                 let (_, state) = state(of: leaf, at: parentTime, isRemovedOnCompletion: animation.isRemovedOnCompletion)
-                if let state { result[property] = apply(leaf, state: state, to: accumulated) }
+                guard let state else { continue }
+                if let accumulated = result[property] {
+                    result[property] = apply(leaf, state: state, to: accumulated)
+                }
+                if let keyframe = leaf.animation as? KeyframeAnimation, let angle = keyframe.rotationAngle(in: state),
+                   case .transform(let transform)? = result["transform"] {
+                    result["transform"] = .transform(Transform3D.rotation(angle: angle, x: 0, y: 0, z: 1).concatenating(transform))
+                }
             }
         }
         return result
