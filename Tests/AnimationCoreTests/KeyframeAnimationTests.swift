@@ -230,12 +230,17 @@ struct KeyframeAnimationTests {
         #expect(pointValue(a, at: 0) == Point(x: 0, y: 0))
     }
 
-    @Test("§5.5 transforms in cubic modes interpolate linearly by decomposition")
+    @Test("§5.5 transforms in cubic modes interpolate linearly by decomposition; cubicPaced is paced")
     func cubicTransformsFallBackToLinear() {
         let values: [AnimationValue] = [.transform(.identity), .transform(.translation(x: 10, y: 0)), .transform(.translation(x: 10, y: 30))]
         let cubic = keyframes(values, mode: .cubic), linear = keyframes(values)
         for t in [0.1, 0.4, 0.8] {
             #expect(ReferenceEvaluator.sample(cubic, at: t, base: .transform(.identity)).value == ReferenceEvaluator.sample(linear, at: t, base: .transform(.identity)).value)
+        }
+        let cubicPaced = keyframes(values, mode: .cubicPaced), paced = keyframes(values, mode: .paced)
+        #expect(cubicPaced.effectiveKeyTimes == paced.effectiveKeyTimes)
+        for t in [0.1, 0.4, 0.8] {
+            #expect(ReferenceEvaluator.sample(cubicPaced, at: t, base: .transform(.identity)).value == ReferenceEvaluator.sample(paced, at: t, base: .transform(.identity)).value)
         }
     }
 

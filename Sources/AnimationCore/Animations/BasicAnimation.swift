@@ -104,7 +104,10 @@ enum _FromToBy {
     /// The start and end of semantics §4.1's table, or nil when a value's kind differs from `base`.
     static func endpoints(from: AnimationValue?, to: AnimationValue?, by: AnimationValue?,
                           base: AnimationValue) -> (start: AnimationValue, end: AnimationValue)? {
-        for v in [from, to, by] { if let v, v.kind != base.kind { return nil } }
+        // (No array literal here: this runs every frame in the batch engine's composition.)
+        if let from, from.kind != base.kind { return nil }
+        if let to, to.kind != base.kind { return nil }
+        if let by, by.kind != base.kind { return nil }
         switch (from, to, by) {
         case let (f?, t?, _): return (f, t)
         case let (f?, nil, b?): return (f, f.adding(b))

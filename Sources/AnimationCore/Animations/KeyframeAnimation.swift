@@ -260,6 +260,8 @@ final class KeyframePlan: Sendable {
             switch mode {
             case .paced:
                 keyTimes = Self.pacedKeyTimes(values)
+            case .cubicPaced where values[0].kind == .transform || values[0].kind == .affineTransform:
+                keyTimes = Self.pacedKeyTimes(values)   // a spline of matrices has no meaning: paced, by decomposition
             case .cubicPaced:
                 let uniform = Self.evenKeyTimes(n, discrete: false)
                 (outgoing, incoming) = Self.tangents(values, keyTimes: uniform, tension: tension, continuity: continuity, bias: bias)

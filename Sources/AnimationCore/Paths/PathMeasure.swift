@@ -54,12 +54,12 @@ struct PathSegment: Sendable, Hashable {
         if let d = unit(derivative(at: t)) { return d }
         if kind == .line { return nil }
         if t <= 0 {
-            for q in [p1, p2, p3] { if let d = unit(Point(x: q.x - p0.x, y: q.y - p0.y)) { return d } }
-            return nil
+            return unit(Point(x: p1.x - p0.x, y: p1.y - p0.y)) ?? unit(Point(x: p2.x - p0.x, y: p2.y - p0.y))
+                ?? unit(Point(x: p3.x - p0.x, y: p3.y - p0.y))
         }
         if t >= 1 {
-            for q in [p2, p1, p0] { if let d = unit(Point(x: p3.x - q.x, y: p3.y - q.y)) { return d } }
-            return nil
+            return unit(Point(x: p3.x - p2.x, y: p3.y - p2.y)) ?? unit(Point(x: p3.x - p1.x, y: p3.y - p1.y))
+                ?? unit(Point(x: p3.x - p0.x, y: p3.y - p0.y))
         }
         return unit(derivative(at: max(0, t - 1e-6))) ?? unit(derivative(at: min(1, t + 1e-6)))
     }

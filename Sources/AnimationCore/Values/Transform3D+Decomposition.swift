@@ -245,7 +245,7 @@ extension Transform3D {
     ///
     /// `decomposed()?.recomposed()` reproduces the matrix to about 1e-15 relative.
     public func decomposed() -> DecomposedTransform3D? {
-        guard elements.allSatisfy(\.isFinite), m44 != 0 else { return nil }
+        guard isFinite, m44 != 0 else { return nil }
         let n = 1 / m44
         var rows = (Vector3(x: m11 * n, y: m12 * n, z: m13 * n),
                     Vector3(x: m21 * n, y: m22 * n, z: m23 * n),

@@ -126,16 +126,25 @@ public struct Transform3D: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// `self · other`: `self` applies first, then `other` (`CATransform3DConcat(self, other)`).
+    /// Written out element by element: no loops, no allocation.
     public func concatenating(_ o: Transform3D) -> Transform3D {
-        var r = Transform3D.identity
-        for i in 0..<4 {
-            for j in 0..<4 {
-                var sum = 0.0
-                for k in 0..<4 { sum += self[i, k] * o[k, j] }
-                r[i, j] = sum
-            }
-        }
-        return r
+        Transform3D(
+            m11: m11 * o.m11 + m12 * o.m21 + m13 * o.m31 + m14 * o.m41,
+            m12: m11 * o.m12 + m12 * o.m22 + m13 * o.m32 + m14 * o.m42,
+            m13: m11 * o.m13 + m12 * o.m23 + m13 * o.m33 + m14 * o.m43,
+            m14: m11 * o.m14 + m12 * o.m24 + m13 * o.m34 + m14 * o.m44,
+            m21: m21 * o.m11 + m22 * o.m21 + m23 * o.m31 + m24 * o.m41,
+            m22: m21 * o.m12 + m22 * o.m22 + m23 * o.m32 + m24 * o.m42,
+            m23: m21 * o.m13 + m22 * o.m23 + m23 * o.m33 + m24 * o.m43,
+            m24: m21 * o.m14 + m22 * o.m24 + m23 * o.m34 + m24 * o.m44,
+            m31: m31 * o.m11 + m32 * o.m21 + m33 * o.m31 + m34 * o.m41,
+            m32: m31 * o.m12 + m32 * o.m22 + m33 * o.m32 + m34 * o.m42,
+            m33: m31 * o.m13 + m32 * o.m23 + m33 * o.m33 + m34 * o.m43,
+            m34: m31 * o.m14 + m32 * o.m24 + m33 * o.m34 + m34 * o.m44,
+            m41: m41 * o.m11 + m42 * o.m21 + m43 * o.m31 + m44 * o.m41,
+            m42: m41 * o.m12 + m42 * o.m22 + m43 * o.m32 + m44 * o.m42,
+            m43: m41 * o.m13 + m42 * o.m23 + m43 * o.m33 + m44 * o.m43,
+            m44: m41 * o.m14 + m42 * o.m24 + m43 * o.m34 + m44 * o.m44)
     }
 
     /// `CATransform3DTranslate`: the translation applied first, then `self`.
@@ -153,42 +162,43 @@ public struct Transform3D: Sendable, Hashable, CustomStringConvertible {
         Transform3D.rotation(angle: angle, x: x, y: y, z: z).concatenating(self)
     }
 
+    /// The 2×2 sub-determinants of rows 1–2 (`s`) and rows 3–4 (`c`) from which both the
+    /// determinant and the inverse follow (Laplace expansion along the first two rows).
+    private var subDeterminants: (s: (Double, Double, Double, Double, Double, Double), c: (Double, Double, Double, Double, Double, Double)) {
+        ((m11 * m22 - m21 * m12, m11 * m23 - m21 * m13, m11 * m24 - m21 * m14,
+          m12 * m23 - m22 * m13, m12 * m24 - m22 * m14, m13 * m24 - m23 * m14),
+         (m31 * m42 - m41 * m32, m31 * m43 - m41 * m33, m31 * m44 - m41 * m34,
+          m32 * m43 - m42 * m33, m32 * m44 - m42 * m34, m33 * m44 - m43 * m34))
+    }
+
     /// The determinant of the 4×4 matrix.
     public var determinant: Double {
-        let c = cofactors
-        return m11 * c[0] + m12 * c[1] + m13 * c[2] + m14 * c[3]
+        let (s, c) = subDeterminants
+        return s.0 * c.5 - s.1 * c.4 + s.2 * c.3 + s.3 * c.2 - s.4 * c.1 + s.5 * c.0
     }
 
     /// `CATransform3DInvert`, or nil when the matrix is singular (determinant 0 or not finite).
     public func inverted() -> Transform3D? {
-        let c = cofactors
-        let det = m11 * c[0] + m12 * c[1] + m13 * c[2] + m14 * c[3]
+        let (s, c) = subDeterminants
+        let det = s.0 * c.5 - s.1 * c.4 + s.2 * c.3 + s.3 * c.2 - s.4 * c.1 + s.5 * c.0
         guard det != 0, det.isFinite else { return nil }
-        // inverse = adjugate / det; adjugate[i][j] = cofactor[j][i]
-        var r = Transform3D.identity
-        for i in 0..<4 {
-            for j in 0..<4 { r[i, j] = c[j * 4 + i] / det }
-        }
-        return r
+        let k = 1 / det
+        return Transform3D(
+            m11: (m22 * c.5 - m23 * c.4 + m24 * c.3) * k, m12: (-m12 * c.5 + m13 * c.4 - m14 * c.3) * k,
+            m13: (m42 * s.5 - m43 * s.4 + m44 * s.3) * k, m14: (-m32 * s.5 + m33 * s.4 - m34 * s.3) * k,
+            m21: (-m21 * c.5 + m23 * c.2 - m24 * c.1) * k, m22: (m11 * c.5 - m13 * c.2 + m14 * c.1) * k,
+            m23: (-m41 * s.5 + m43 * s.2 - m44 * s.1) * k, m24: (m31 * s.5 - m33 * s.2 + m34 * s.1) * k,
+            m31: (m21 * c.4 - m22 * c.2 + m24 * c.0) * k, m32: (-m11 * c.4 + m12 * c.2 - m14 * c.0) * k,
+            m33: (m41 * s.4 - m42 * s.2 + m44 * s.0) * k, m34: (-m31 * s.4 + m32 * s.2 - m34 * s.0) * k,
+            m41: (-m21 * c.3 + m22 * c.1 - m23 * c.0) * k, m42: (m11 * c.3 - m12 * c.1 + m13 * c.0) * k,
+            m43: (-m41 * s.3 + m42 * s.1 - m43 * s.0) * k, m44: (m31 * s.3 - m32 * s.1 + m33 * s.0) * k)
     }
 
-    /// Cofactors C[i][j] in row-major order.
-    private var cofactors: [Double] {
-        var c = [Double](repeating: 0, count: 16)
-        for i in 0..<4 {
-            for j in 0..<4 {
-                var minor = [Double]()
-                minor.reserveCapacity(9)
-                for r in 0..<4 where r != i {
-                    for k in 0..<4 where k != j { minor.append(self[r, k]) }
-                }
-                let det3 = minor[0] * (minor[4] * minor[8] - minor[5] * minor[7])
-                    - minor[1] * (minor[3] * minor[8] - minor[5] * minor[6])
-                    + minor[2] * (minor[3] * minor[7] - minor[4] * minor[6])
-                c[i * 4 + j] = ((i + j) % 2 == 0 ? 1 : -1) * det3
-            }
-        }
-        return c
+    /// True when all 16 elements are finite.
+    public var isFinite: Bool {
+        m11.isFinite && m12.isFinite && m13.isFinite && m14.isFinite && m21.isFinite && m22.isFinite && m23.isFinite
+            && m24.isFinite && m31.isFinite && m32.isFinite && m33.isFinite && m34.isFinite && m41.isFinite
+            && m42.isFinite && m43.isFinite && m44.isFinite
     }
 
     /// `CATransform3DIsIdentity`.
@@ -270,6 +280,13 @@ extension Transform3D: Interpolatable {
 
     /// The Euclidean (Frobenius) distance between the two matrices' 16 elements.
     public func interpolationDistance(to o: Transform3D) -> Double {
-        zip(elements, o.elements).reduce(0) { $0 + ($1.0 - $1.1) * ($1.0 - $1.1) }.squareRoot()
+        var sum = 0.0
+        for i in 0..<4 {
+            for j in 0..<4 {
+                let d = self[i, j] - o[i, j]
+                sum += d * d
+            }
+        }
+        return sum.squareRoot()
     }
 }
