@@ -7,6 +7,7 @@ let package = Package(
     name: "AnimationEngine",
     products: [
         .library(name: "AnimationCore", targets: ["AnimationCore"]),
+        .library(name: "AnimationBatch", targets: ["AnimationBatch"]),
     ],
     dependencies: [
         .package(url: "https://github.com/x-sheep/swift-property-based.git", from: "2.0.1"),
@@ -15,6 +16,17 @@ let package = Package(
         // The specification in code: value types, timing, animations and the scalar reference evaluator.
         // Imports nothing of ours (design.md, "The flow of data").
         .target(name: "AnimationCore"),
+        // Struct-of-arrays track store, SIMD kernels and the frame evaluator. Imports AnimationCore
+        // (to compile animations and to be tested against its reference evaluator), nothing above it.
+        .target(name: "AnimationBatch", dependencies: ["AnimationCore"]),
+        .testTarget(
+            name: "AnimationBatchTests",
+            dependencies: [
+                "AnimationBatch",
+                "AnimationCore",
+                .product(name: "PropertyBased", package: "swift-property-based"),
+            ]
+        ),
         .testTarget(
             name: "AnimationCoreTests",
             dependencies: [

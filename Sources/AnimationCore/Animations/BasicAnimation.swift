@@ -74,6 +74,18 @@ public struct BasicAnimation: PropertyAnimation {
         try _FromToBy.validate(keyPath: keyPath, from: fromValue, to: toValue, by: byValue)
     }
 
+    /// The start and end of semantics §4.1's table over `base` (nil when a value's kind differs
+    /// from `base`'s). With a value function the values are numbers and `base` is ignored: the
+    /// function's identity input stands in for it (§4.7).
+    public func resolvedEndpoints(base: AnimationValue) -> (start: AnimationValue, end: AnimationValue)? {
+        _FromToBy.endpoints(from: fromValue, to: toValue, by: byValue,
+                            base: valueFunction.map { .scalar($0.identityInput) } ?? base)
+    }
+
+    /// True when the start or end comes from the value beneath the animation (the rows of §4.1
+    /// that mention `base`): such an animation changes with the model and with earlier animations.
+    public var dependsOnBase: Bool { _FromToBy.dependsOnBase(from: fromValue, to: toValue, by: byValue) && valueFunction == nil }
+
     /// `lerp(start, end, timingFunction(p))` (semantics §4.1, §4.2, §2.5), plus `k · (end ⊖ start)`
     /// for a cumulative animation in iteration `k` (§4.4), through the value function if any (§4.7).
     public func value(in state: TimingState, base: AnimationValue) -> AnimationValue? {
@@ -99,6 +111,11 @@ enum _FromToBy {
             guard let kind = other.value?.kind, kind != firstKind else { continue }
             throw AnimationError(field: other.name, reason: "is a \(kind) but \(first.name) is a \(firstKind)")
         }
+    }
+
+    /// True for the rows of §4.1 whose start or end is `base`: from only, to only, by only, none.
+    static func dependsOnBase(from: AnimationValue?, to: AnimationValue?, by: AnimationValue?) -> Bool {
+        !(from != nil && (to != nil || by != nil)) && !(to != nil && by != nil)
     }
 
     /// The start and end of semantics §4.1's table, or nil when a value's kind differs from `base`.

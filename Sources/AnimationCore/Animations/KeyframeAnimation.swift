@@ -128,6 +128,11 @@ public struct KeyframeAnimation: PropertyAnimation {
     /// The keyframe values in use: ``values``, or the keyframe points of ``path``.
     public var keyframeValues: [AnimationValue] { plan.keyframes }
 
+    /// In cubic modes on values, the Kochanek–Bartels tangents of every key as components: the
+    /// outgoing `d_i` and the incoming `s_i` of semantics §5.5 (segment i is
+    /// `Hermite(v_i, v_{i+1}, d_i, s_{i+1})`); empty otherwise. For batch compilers.
+    public var splineTangents: (outgoing: [[Double]], incoming: [[Double]]) { (plan.outgoing, plan.incoming) }
+
     /// Checks the timing and keyframe data (see the type's documentation for each rule).
     ///
     /// - Throws: ``AnimationError`` naming the first invalid field, for example

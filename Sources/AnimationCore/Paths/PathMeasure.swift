@@ -132,6 +132,27 @@ public struct PathMeasure: Sendable {
     /// The total drawn length.
     public let length: Double
 
+    /// One drawn segment as a cubic Bézier (lines have their end points as control points; quads
+    /// are raised to cubics exactly; a close element is a line back to the subpath start).
+    public struct Segment: Sendable, Hashable {
+        public var start: Point
+        public var control1: Point
+        public var control2: Point
+        public var end: Point
+        /// True for straight segments (lines and closes).
+        public var isLine: Bool
+        /// The arc length of the segment.
+        public var length: Double
+    }
+
+    /// The drawn segments in order: one per path element other than a move (semantics §5.6).
+    public var drawnSegments: [Segment] {
+        segments.enumerated().map { i, s in
+            Segment(start: s.p0, control1: s.kind == .line ? s.p0 : s.p1, control2: s.kind == .line ? s.p3 : s.p2,
+                    end: s.p3, isLine: s.kind == .line, length: starts[i + 1] - starts[i])
+        }
+    }
+
     /// Prepares `path` for measuring.
     public init(_ path: Path) {
         let segments = Self.segments(of: path)

@@ -1,0 +1,118 @@
+import AnimationCore
+
+/// Animations of whole transforms (`Transform3D`, `AffineTransform`): timing in SIMD, the value per
+/// lane by the reference itself (decomposition, shortest-arc slerp, recomposition, semantics §15).
+///
+/// Transform animations are few next to numbers, points and colours, and their per-lane work
+/// (a 4×4 decomposition and recomposition) dwarfs the gathers a SIMD form would need; evaluating
+/// them with AnimationCore's own Double functions makes them agree with the reference to Float
+/// rounding. Nothing here allocates (AnimationCore's transform math is allocation-free).
+final class ReferenceBatch: TrackBatch {
+    let kind: ValueKind
+    /// Parallel to positions.
+    private(set) var animations: [any PropertyAnimation] = []
+    private(set) var models: [AnimationValue] = []
+    /// 1: exclusive (compose with the model here), 2: additive.
+    private(set) var modes: [UInt8] = []
+
+    init(kind: ValueKind) {
+        self.kind = kind
+        super.init(width: kind.componentCount)
+    }
+
+    func setAnimation(_ i: Int, _ animation: any PropertyAnimation, model: AnimationValue, exclusive: Bool, additive: Bool) {
+        let mode: UInt8 = (exclusive ? 1 : 0) | (additive ? 2 : 0)
+        if i < animations.count {
+            animations[i] = animation
+            models[i] = model
+            modes[i] = mode
+        } else {
+            animations.append(animation)
+            models.append(model)
+            modes.append(mode)
+        }
+    }
+
+    override func moveSpecific(_ from: Int, to: Int) {
+        animations[to] = animations[from]
+        models[to] = models[from]
+        modes[to] = modes[from]
+    }
+
+    override func clearSpecific(_ i: Int) {
+        animations.removeLast()
+        models.removeLast()
+        modes.removeLast()
+    }
+
+    override func evaluate(blocks: Range<Int>, time: Double, nodeTimes: UnsafePointer<Double>) {
+        let timingKernel = self.timingKernel
+        for block in blocks {
+            let i = block * 16
+            let timing = timingKernel.evaluate(block: i, time: time, nodeTimes: nodeTimes)
+            storeState(timing, block: i)
+            for lane in 0..<min(16, count - i) {
+                let t = i + lane
+                let model = models[t]
+                var shown = model
+                if timing.weight[lane] != 0 {
+                    let progress = lane < 8 ? timing.progressLow[lane] : timing.progressHigh[lane - 8]
+                    let state = TimingState(phase: .active, contributes: true, activeTime: 0,
+                                            iteration: Double(timing.iteration[lane]), basicTime: progress * duration[t],
+                                            progress: progress)
+                    if let v = animations[t].value(in: state, base: model) {
+                        shown = modes[t] == 3 ? model.adding(v) : v
+                    }
+                } else if modes[t] & 1 == 0 {
+                    continue
+                }
+                ValueStorage.store(shown, into: outputs, at: t)
+            }
+        }
+    }
+}
+
+/// Reading and writing values in Float columns without intermediate arrays.
+enum ValueStorage {
+    static func store(_ value: AnimationValue, into columns: VectorColumns, at i: Int) {
+        let p = columns.pointers
+        switch value {
+        case .scalar(let v): p[0][i] = Float(v)
+        case .point(let v): p[0][i] = Float(v.x); p[1][i] = Float(v.y)
+        case .size(let v): p[0][i] = Float(v.width); p[1][i] = Float(v.height)
+        case .rect(let r):
+            p[0][i] = Float(r.origin.x); p[1][i] = Float(r.origin.y); p[2][i] = Float(r.size.width); p[3][i] = Float(r.size.height)
+        case .color(let c):
+            p[0][i] = Float(c.red); p[1][i] = Float(c.green); p[2][i] = Float(c.blue); p[3][i] = Float(c.alpha)
+        case .transform(let t):
+            for r in 0..<4 {
+                for c in 0..<4 { p[r * 4 + c][i] = Float(t[r, c]) }
+            }
+        case .affineTransform(let t):
+            p[0][i] = Float(t.a); p[1][i] = Float(t.b); p[2][i] = Float(t.c); p[3][i] = Float(t.d); p[4][i] = Float(t.tx); p[5][i] = Float(t.ty)
+        }
+    }
+
+    static func load(_ kind: ValueKind, from columns: VectorColumns, at i: Int) -> AnimationValue {
+        let p = columns.pointers
+        func f(_ c: Int) -> Double { Double(p[c][i]) }
+        switch kind {
+        case .scalar: return .scalar(f(0))
+        case .point: return .point(Point(x: f(0), y: f(1)))
+        case .size: return .size(Size(width: f(0), height: f(1)))
+        case .rect: return .rect(Rect(x: f(0), y: f(1), width: f(2), height: f(3)))
+        case .color: return .color(Color(red: f(0), green: f(1), blue: f(2), alpha: f(3)))
+        case .transform:
+            var t = Transform3D.identity
+            for r in 0..<4 {
+                for c in 0..<4 { t[r, c] = f(r * 4 + c) }
+            }
+            return .transform(t)
+        case .affineTransform:
+            return .affineTransform(AffineTransform(a: f(0), b: f(1), c: f(2), d: f(3), tx: f(4), ty: f(5)))
+        }
+    }
+
+    /// The value's components as Floats (compile time only: this allocates).
+    static func floats(_ value: AnimationValue) -> [Float] { value.components.map(Float.init) }
+}

@@ -1,0 +1,75 @@
+/// Elementary functions on `SIMD16<Float>`, branch-free: Swift has no vector `exp`/`sin`, and the
+/// scalar ones called lane by lane are what makes naive SIMD code slower than scalar
+/// (performance-notes.md). Range reduction by Cody–Waite constant splits; Taylor polynomials on
+/// the reduced range (known coefficients, errors bounded by the next term).
+enum SIMDMath {
+    /// eˣ. Relative error ≤ 2e-7 for x in [−87.3, 88.7]; 0 below (the true value is under Float's
+    /// smallest normal), +∞ above.
+    @inline(__always)
+    static func exp(_ x: SIMD16<Float>) -> SIMD16<Float> {
+        let lowest: Float = -87.3, highest: Float = 88.7
+        var c = x.replacing(with: lowest, where: x .< lowest)
+        c.replace(with: highest, where: c .> highest)
+        let n = (c * 1.442_695_04).rounded(.toNearestOrEven)
+        // r = c − n·ln 2, with ln 2 split so that n·ln2_hi is exact (n ≤ 128).
+        let r = (c - n * 0.693_359_375) - n * -2.121_944_4e-4
+        // e^r on |r| ≤ 0.347 by Taylor to r⁷ (next term 2.6e-8 relative).
+        var p = r * (1.0 / 5040) + 1.0 / 720
+        p = p * r + 1.0 / 120
+        p = p * r + 1.0 / 24
+        p = p * r + 1.0 / 6
+        p = p * r + 0.5
+        p = p * r + 1
+        p = p * r + 1
+        // 2ⁿ by building the exponent bits (n ≥ −126 here, so the result is normal).
+        let bits = (SIMD16<Int32>(n, rounding: .towardZero) &+ 127) &<< 23
+        let scale = unsafeBitCast(bits, to: SIMD16<Float>.self)
+        var result = p * scale
+        result.replace(with: 0, where: x .< lowest)
+        result.replace(with: .infinity, where: x .> highest)
+        return result
+    }
+
+    /// eˣ − 1 without cancellation near 0 (x ≥ 0 in the spring kernel): Taylor to x⁸ below 0.5
+    /// (next term 5e-9 relative), `exp(x) − 1` above.
+    @inline(__always)
+    static func expm1(_ x: SIMD16<Float>) -> SIMD16<Float> {
+        var p = x * (1.0 / 40320) + 1.0 / 5040
+        p = p * x + 1.0 / 720
+        p = p * x + 1.0 / 120
+        p = p * x + 1.0 / 24
+        p = p * x + 1.0 / 6
+        p = p * x + 0.5
+        p = p * x + 1
+        let small = p * x
+        return (exp(x) - 1).replacing(with: small, where: x .< 0.5)
+    }
+
+    /// sin x and cos x. Absolute error ≤ 2e-7 for |x| ≤ 1e3 (the reduction's error grows with |x|:
+    /// about 1e-10·|x| from the split of π/2, plus the input's own rounding).
+    @inline(__always)
+    static func sinCos(_ x: SIMD16<Float>) -> (sin: SIMD16<Float>, cos: SIMD16<Float>) {
+        let n = (x * 0.636_619_77).rounded(.toNearestOrEven)  // x · 2/π
+        // r = x − n·π/2 with π/2 in three parts (the first two exact in products with small n).
+        let r = ((x - n * 1.570_312_5) - n * 4.837_512_969_970_703_1e-4) - n * 7.549_789_954_891_882e-8
+        let r2 = r * r
+        // sin r to r⁹, cos r to r¹⁰ on |r| ≤ π/4 (next terms below 1e-9).
+        var s = r2 * (1.0 / 362_880) - 1.0 / 5040
+        s = s * r2 + 1.0 / 120
+        s = s * r2 - 1.0 / 6
+        s = s * r2 * r + r
+        var c = r2 * (-1.0 / 3_628_800) + 1.0 / 40320
+        c = c * r2 - 1.0 / 720
+        c = c * r2 + 1.0 / 24
+        c = c * r2 - 0.5
+        c = c * r2 + 1
+        // Quadrant q = n mod 4: (sin, cos) = (s, c), (c, −s), (−s, −c), (−c, s).
+        let q = SIMD16<Int32>(n, rounding: .towardZero) & 3
+        let swap = (q & 1) .!= 0
+        var sine = s.replacing(with: c, where: swap)
+        var cosine = c.replacing(with: s, where: swap)
+        sine.replace(with: -sine, where: (q & 2) .!= 0)
+        cosine.replace(with: -cosine, where: ((q &+ 1) & 2) .!= 0)
+        return (sine, cosine)
+    }
+}

@@ -1,0 +1,99 @@
+/// A growable, 64-byte-aligned buffer of plain values: one column of a struct-of-arrays batch.
+///
+/// The batch owns the count; a column only holds storage. Capacity is always a multiple of 16 so
+/// that a SIMD16 block never reads past the end: lanes beyond the count hold `fill`, a value that
+/// evaluates harmlessly (the kernels' results there are ignored). That padding is how the kernels
+/// handle the tail of a batch — no scalar tail loop, no out-of-bounds read.
+final class Column<Element: BitwiseCopyable> {
+    private(set) var base: UnsafeMutablePointer<Element>
+    private(set) var capacity: Int
+    let fill: Element
+
+    init(capacity: Int = 16, fill: Element) {
+        let rounded = Column.round(capacity)
+        self.base = Column.allocate(rounded, fill: fill)
+        self.capacity = rounded
+        self.fill = fill
+    }
+
+    deinit {
+        UnsafeMutableRawPointer(base).deallocate()
+    }
+
+    static func round(_ n: Int) -> Int { max(16, (n + 15) & ~15) }
+
+    private static func allocate(_ count: Int, fill: Element) -> UnsafeMutablePointer<Element> {
+        // 64-byte alignment: every SIMD16<Float> block (and every pair of SIMD8<Double>) starts on a
+        // cache line, so thread chunks that start on a block never share a line (no false sharing).
+        let raw = UnsafeMutableRawPointer.allocate(byteCount: count * MemoryLayout<Element>.stride, alignment: 64)
+        let typed = raw.bindMemory(to: Element.self, capacity: count)
+        typed.initialize(repeating: fill, count: count)
+        return typed
+    }
+
+    /// Grows to hold at least `needed` elements, keeping the first `count`.
+    func reserve(_ needed: Int, count: Int) {
+        guard needed > capacity else { return }
+        let newCapacity = Column.round(max(needed, capacity * 2))
+        let newBase = Column.allocate(newCapacity, fill: fill)
+        newBase.update(from: base, count: count)
+        UnsafeMutableRawPointer(base).deallocate()
+        base = newBase
+        capacity = newCapacity
+    }
+
+    @inline(__always) subscript(i: Int) -> Element {
+        get { base[i] }
+        set { base[i] = newValue }
+    }
+}
+
+/// A growable, aligned pool of values addressed by offset (keyframe tables, path tables). Unlike a
+/// column it is not indexed by track; tracks hold offsets into it.
+final class Pool<Element: BitwiseCopyable> {
+    private(set) var base: UnsafeMutablePointer<Element>
+    private(set) var capacity: Int
+    private(set) var count = 0
+    let fill: Element
+
+    init(fill: Element) {
+        self.fill = fill
+        self.capacity = 64
+        let raw = UnsafeMutableRawPointer.allocate(byteCount: 64 * MemoryLayout<Element>.stride, alignment: 64)
+        self.base = raw.bindMemory(to: Element.self, capacity: 64)
+        base.initialize(repeating: fill, count: 64)
+    }
+
+    deinit {
+        UnsafeMutableRawPointer(base).deallocate()
+    }
+
+    /// Appends `values` and returns the offset of the first.
+    func append(_ values: some Collection<Element>) -> Int {
+        let offset = count
+        let needed = count + values.count
+        if needed > capacity {
+            var newCapacity = capacity * 2
+            while newCapacity < needed { newCapacity *= 2 }
+            let raw = UnsafeMutableRawPointer.allocate(byteCount: newCapacity * MemoryLayout<Element>.stride, alignment: 64)
+            let newBase = raw.bindMemory(to: Element.self, capacity: newCapacity)
+            newBase.initialize(repeating: fill, count: newCapacity)
+            newBase.update(from: base, count: count)
+            UnsafeMutableRawPointer(base).deallocate()
+            base = newBase
+            capacity = newCapacity
+        }
+        var i = offset
+        for v in values {
+            base[i] = v
+            i += 1
+        }
+        count = needed
+        return offset
+    }
+
+    /// Forgets everything (used when a pool is compacted by rebuilding it).
+    func removeAll() { count = 0 }
+
+    @inline(__always) subscript(i: Int) -> Element { base[i] }
+}

@@ -1,0 +1,44 @@
+// Loads and stores of whole SIMD blocks through raw pointers. performance-notes.md: building a SIMD
+// vector lane by lane from array subscripts made a kernel 3× slower than scalar code; unaligned raw
+// loads compile to single vector moves (our columns are aligned anyway).
+
+@inline(__always) func load16(_ p: UnsafeMutablePointer<Float>, _ i: Int) -> SIMD16<Float> {
+    UnsafeRawPointer(p + i).loadUnaligned(as: SIMD16<Float>.self)
+}
+
+@inline(__always) func store16(_ v: SIMD16<Float>, _ p: UnsafeMutablePointer<Float>, _ i: Int) {
+    UnsafeMutableRawPointer(p + i).storeBytes(of: v, as: SIMD16<Float>.self)
+}
+
+@inline(__always) func load8(_ p: UnsafeMutablePointer<Double>, _ i: Int) -> SIMD8<Double> {
+    UnsafeRawPointer(p + i).loadUnaligned(as: SIMD8<Double>.self)
+}
+
+@inline(__always) func load16(_ p: UnsafeMutablePointer<UInt8>, _ i: Int) -> SIMD16<UInt8> {
+    UnsafeRawPointer(p + i).loadUnaligned(as: SIMD16<UInt8>.self)
+}
+
+@inline(__always) func store16(_ v: SIMD16<UInt8>, _ p: UnsafeMutablePointer<UInt8>, _ i: Int) {
+    UnsafeMutableRawPointer(p + i).storeBytes(of: v, as: SIMD16<UInt8>.self)
+}
+
+@inline(__always) func load16(_ p: UnsafeMutablePointer<Int32>, _ i: Int) -> SIMD16<Int32> {
+    UnsafeRawPointer(p + i).loadUnaligned(as: SIMD16<Int32>.self)
+}
+
+/// Sixteen Doubles as two halves, the unit the timing kernel computes in.
+@inline(__always) func load16(_ p: UnsafeMutablePointer<Double>, _ i: Int) -> (SIMD8<Double>, SIMD8<Double>) {
+    (load8(p, i), load8(p, i + 8))
+}
+
+/// Two Double halves rounded to one Float block.
+@inline(__always) func narrow(_ lo: SIMD8<Double>, _ hi: SIMD8<Double>) -> SIMD16<Float> {
+    SIMD16<Float>(lowHalf: SIMD8<Float>(lo), highHalf: SIMD8<Float>(hi))
+}
+
+/// A Sendable carrier for pointers and references handed to `concurrentPerform`'s `@Sendable`
+/// closure. Safe here because every chunk writes a disjoint range and the caller waits.
+struct Unchecked<Value>: @unchecked Sendable {
+    let value: Value
+    init(_ value: Value) { self.value = value }
+}

@@ -1,0 +1,653 @@
+import AnimationCore
+
+/// The struct-of-arrays store of compiled animation tracks and the output slots they animate
+/// (design.md: AnimationBatch).
+///
+/// An output *slot* is one property of one layer, with a model value. An *animation* added to a
+/// layer is compiled into one *track* per property animation inside it (groups are flattened, their
+/// timings kept as shared nodes that feed their children's time, semantics §2.7, §7). Each track
+/// lives in a dense batch shared with every track of the same kernel and value width; removal swaps
+/// the last track into the hole. Handles are generational.
+///
+/// Each slot keeps its tracks in the order the animations were added (then child order), which is
+/// the composition order of semantics §8.4. A slot whose only animation sets the whole value is
+/// *exclusive*: its kernel writes the presentation value directly. Other slots are *composed* each
+/// frame: model value, then each animation replacing, adding or setting a field.
+///
+/// Adding, replacing and removing are O(1) amortised per track (plus the slot's own list), never
+/// re-pack the store and never run during a frame. The store is not thread-safe: one owner mutates
+/// it between frames; ``FrameEvaluator`` reads it during a frame.
+public final class TrackStore {
+    // MARK: Records
+
+    enum CompositionOp {
+        /// The kernel's value.
+        case value
+        /// Recomputed over the value beneath (a §4.1 row that depends on the base).
+        case recompute
+        /// The kernel's number through a value function (§4.7).
+        case valueFunction(ValueFunction)
+    }
+
+    struct TrackRecord {
+        var generation: UInt32 = 0
+        var alive = false
+        var batch: Int32 = -1
+        var index: Int32 = -1
+        var slot: Int32 = -1
+        var rotationSlot: Int32 = -1
+        var animation: Int32 = -1
+        var leaf: AnimationLeaf?
+        var field: ValueField?
+        var valueKind: ValueKind = .scalar
+        var op: CompositionOp = .value
+        var sequence: UInt64 = 0
+        var leafIndex: Int32 = 0
+    }
+
+    struct SlotEntry {
+        var track: Int32
+        var sequence: UInt64
+        var leafIndex: Int32
+        var isRotation: Bool
+    }
+
+    struct SlotRecord {
+        var generation: UInt32 = 0
+        var alive = false
+        var layer = LayerID(0)
+        var property = ""
+        var kind: ValueKind = .scalar
+        var model: AnimationValue = 0
+        var entries: [SlotEntry] = []
+        var composedPosition: Int32 = -1
+        var composedValue: AnimationValue = 0
+    }
+
+    struct AnimationRecord {
+        var generation: UInt32 = 0
+        var alive = false
+        var layer = LayerID(0)
+        var sequence: UInt64 = 0
+        var animation: (any Animation)?
+        var tracks: [Int32] = []
+        var nodes: [Int32] = []
+    }
+
+    struct GroupNode {
+        var alive = false
+        var timing = MediaTiming()
+        var curve = TimingFunction.linear
+        var parent: Int32 = -1
+        var isRoot = false
+        var removedOnCompletion = false
+        var animation: Int32 = -1
+        var previousPhase: UInt8 = TrackState.neverEvaluated
+    }
+
+    struct SlotKey: Hashable {
+        var layer: LayerID
+        var property: String
+    }
+
+    enum BatchKey: Hashable {
+        case basic(Int)
+        case spring(Int, SpringRegime)
+        case keyframe(Int)
+        case path
+        case reference(ValueKind)
+    }
+
+    var tracks: [TrackRecord] = []
+    private var freeTracks: [Int32] = []
+    var slots: [SlotRecord] = []
+    private var freeSlots: [Int32] = []
+    private var slotByKey: [SlotKey: Int32] = [:]
+    var animations: [AnimationRecord] = []
+    private var freeAnimations: [Int32] = []
+    var nodes: [GroupNode] = []
+    private var freeNodes: [Int32] = []
+    /// Group nodes in an order where every parent comes before its children.
+    private(set) var nodeOrder: [Int32] = []
+    let nodeTimes = Column<Double>(fill: .nan)
+
+    private(set) var batches: [TrackBatch] = []
+    private var batchByKey: [BatchKey: Int] = [:]
+    /// Slots composed each frame (positions are stored in the slots).
+    private(set) var composedSlots: [Int32] = []
+    /// Events from mutations (removals, replacements), delivered with the next frame.
+    var pendingEvents: [AnimationEvent] = []
+    private var nextSequence: UInt64 = 1
+    /// Incremented by every change of the track layout; the evaluator replans when it moves.
+    private(set) var version = 0
+
+    public init() {}
+
+    /// How many tracks (compiled property animations) the store holds.
+    public var trackCount: Int { batches.reduce(0) { $0 + $1.count } }
+    /// How many top-level animations the store holds.
+    public var animationCount: Int { animations.count - freeAnimations.count }
+    /// How many top-level tracks and group roots can report events in one frame.
+    var eventSourceCount: Int { trackCount + nodes.count + pendingEvents.count }
+
+    // MARK: Slots
+
+    /// Sets the model value of `property` on `layer`, creating its output slot if needed (semantics
+    /// §1.1). Tracks that depend on the model (exclusive slots, §4.1 rows over the base) follow.
+    ///
+    /// - Throws: ``AnimationError`` naming `value` when the slot exists with another kind.
+    @discardableResult
+    public func setModelValue(_ value: AnimationValue, layer: LayerID, property: String) throws -> SlotHandle {
+        if let s = slotByKey[SlotKey(layer: layer, property: property)] {
+            guard slots[Int(s)].kind == value.kind else {
+                throw AnimationError(field: "value", reason: "'\(property)' holds a \(slots[Int(s)].kind), not a \(value.kind)")
+            }
+            slots[Int(s)].model = value
+            slots[Int(s)].composedValue = value
+            for entry in slots[Int(s)].entries where !entry.isRotation { configure(track: entry.track) }
+            return handle(ofSlot: s)
+        }
+        if property.isEmpty { throw AnimationError(field: "property", reason: "must not be empty") }
+        return handle(ofSlot: createSlot(layer: layer, property: property, model: value))
+    }
+
+    /// The slot of `property` on `layer`, if it exists.
+    public func slot(layer: LayerID, property: String) -> SlotHandle? {
+        slotByKey[SlotKey(layer: layer, property: property)].map(handle(ofSlot:))
+    }
+
+    /// The model value of a slot, or nil for a stale handle.
+    public func modelValue(of slot: SlotHandle) -> AnimationValue? {
+        resolve(slot).map { slots[Int($0)].model }
+    }
+
+    /// The layer and property of a slot, or nil for a stale handle.
+    public func key(of slot: SlotHandle) -> (layer: LayerID, property: String)? {
+        resolve(slot).map { (slots[Int($0)].layer, slots[Int($0)].property) }
+    }
+
+    /// Every live slot.
+    public var allSlots: [SlotHandle] {
+        slots.indices.filter { slots[$0].alive }.map { handle(ofSlot: Int32($0)) }
+    }
+
+    func resolve(_ slot: SlotHandle) -> Int32? {
+        let i = Int(slot.index)
+        guard i >= 0, i < slots.count, slots[i].alive, slots[i].generation == slot.generation else { return nil }
+        return slot.index
+    }
+
+    private func handle(ofSlot s: Int32) -> SlotHandle { SlotHandle(index: s, generation: slots[Int(s)].generation) }
+
+    private func createSlot(layer: LayerID, property: String, model: AnimationValue) -> Int32 {
+        let s: Int32
+        if let free = freeSlots.popLast() {
+            s = free
+        } else {
+            s = Int32(slots.count)
+            slots.append(SlotRecord())
+        }
+        slots[Int(s)].alive = true
+        slots[Int(s)].layer = layer
+        slots[Int(s)].property = property
+        slots[Int(s)].kind = model.kind
+        slots[Int(s)].model = model
+        slots[Int(s)].composedValue = model
+        slots[Int(s)].entries = []
+        slots[Int(s)].composedPosition = -1
+        slotByKey[SlotKey(layer: layer, property: property)] = s
+        return s
+    }
+
+    // MARK: Animations
+
+    /// Compiles `animation` into tracks on `layer`'s slots and returns its handle. Later-added
+    /// animations compose after earlier ones on the same properties (semantics §8.4).
+    ///
+    /// A property without a slot gets one with its default from ``LayerProperty`` (semantics §11);
+    /// a property outside the catalog needs a model value first. The animation is evaluated as given:
+    /// `duration ≤ 0` runs 0.25 s and `beginTime` is absolute in the layer's time (resolve them
+    /// with ``Animation/preparedForAdding(layerTime:transactionDuration:)`` first for Core
+    /// Animation's add-time rules, §1.3, §1.5).
+    ///
+    /// - Throws: ``AnimationError`` naming the first invalid field (`animations[1].keyPath`, …);
+    ///   nothing is added then.
+    @discardableResult
+    public func add(_ animation: any Animation, layer: LayerID) throws -> AnimationHandle {
+        let index = try insert(animation, layer: layer, sequence: nextSequence, reusing: nil)
+        nextSequence += 1
+        return AnimationHandle(index: index, generation: animations[Int(index)].generation)
+    }
+
+    /// Replaces an animation in place: the new one keeps the old one's place in every slot's order
+    /// (for retargeting; Core Animation's replace-by-key is ``remove(_:outcome:)`` then ``add(_:layer:)``).
+    /// Its tracks start fresh (a `started` event follows when its active duration begins).
+    ///
+    /// - Throws: ``AnimationError`` for an invalid animation (the old one stays), or naming
+    ///   `handle` when it is stale.
+    public func replace(_ handle: AnimationHandle, with animation: any Animation) throws {
+        guard let a = resolve(handle) else { throw AnimationError(field: "handle", reason: "does not name a live animation") }
+        let record = animations[Int(a)]
+        try check(animation, layer: record.layer)
+        removeContents(of: a)
+        _ = try insert(animation, layer: record.layer, sequence: record.sequence, reusing: a)
+    }
+
+    /// Removes an animation; its stop event (with `outcome`, `.removed` by default) comes with the
+    /// next frame. Returns false for a stale handle.
+    @discardableResult
+    public func remove(_ handle: AnimationHandle, outcome: AnimationEvent.Outcome = .removed) -> Bool {
+        guard let a = resolve(handle) else { return false }
+        removeContents(of: a)
+        animations[Int(a)].alive = false
+        animations[Int(a)].animation = nil
+        animations[Int(a)].generation &+= 1
+        freeAnimations.append(a)
+        pendingEvents.append(AnimationEvent(animation: handle, kind: .stopped, outcome: outcome))
+        return true
+    }
+
+    /// The animation behind a handle, as added (nil for a stale handle).
+    public func animation(_ handle: AnimationHandle) -> (any Animation)? {
+        resolve(handle).flatMap { animations[Int($0)].animation }
+    }
+
+    /// Every live animation in add order.
+    public var allAnimations: [AnimationHandle] {
+        animations.indices.filter { animations[$0].alive }
+            .sorted { animations[$0].sequence < animations[$1].sequence }
+            .map { AnimationHandle(index: Int32($0), generation: animations[$0].generation) }
+    }
+
+    func resolve(_ handle: AnimationHandle) -> Int32? {
+        let i = Int(handle.index)
+        guard i >= 0, i < animations.count, animations[i].alive, animations[i].generation == handle.generation else { return nil }
+        return handle.index
+    }
+
+    /// Validates `animation` against `layer`'s slots without changing anything.
+    private func check(_ animation: any Animation, layer: LayerID) throws {
+        try animation.validate()
+        for leaf in animation.leaves {
+            let prefix = leaf.indexPath.map { "animations[\($0)]" }.joined(separator: ".")
+            let property = AnimationKeyPath.split(leaf.animation.keyPath).property
+            let kind: ValueKind
+            if let s = slotByKey[SlotKey(layer: layer, property: property)] {
+                kind = slots[Int(s)].kind
+            } else if let known = LayerProperty.named(property) {
+                kind = known.kind
+            } else {
+                throw AnimationError(field: "keyPath", reason: "\(layer) has no property '\(property)' (set its model value first)")
+                    .prefixed(by: prefix)
+            }
+            do {
+                try leaf.animation.validate(forPropertyKind: kind)
+            } catch let error as AnimationError {
+                throw error.prefixed(by: prefix)
+            }
+        }
+    }
+
+    private func insert(_ animation: any Animation, layer: LayerID, sequence: UInt64, reusing: Int32?) throws -> Int32 {
+        try check(animation, layer: layer)
+        let a: Int32
+        if let reusing {
+            a = reusing
+        } else if let free = freeAnimations.popLast() {
+            a = free
+        } else {
+            a = Int32(animations.count)
+            animations.append(AnimationRecord())
+        }
+        animations[Int(a)].alive = true
+        animations[Int(a)].layer = layer
+        animations[Int(a)].sequence = sequence
+        animations[Int(a)].animation = animation
+        animations[Int(a)].tracks = []
+        animations[Int(a)].nodes = []
+        let handleRaw = AnimationHandle(index: a, generation: animations[Int(a)].generation).rawValue
+
+        // Group nodes, one per group, keyed by the group's index path (semantics §2.7, §7).
+        var nodeByPath: [[Int]: Int32] = [:]
+        for (leafIndex, leaf) in animation.leaves.enumerated() {
+            var parent: Int32 = -1
+            for depth in 0..<leaf.groups.count {
+                let path = Array(leaf.indexPath.prefix(depth))
+                if let existing = nodeByPath[path] {
+                    parent = existing
+                    continue
+                }
+                let group = leaf.groups[depth]
+                var node = GroupNode()
+                node.alive = true
+                node.timing = group.timing
+                node.curve = group.timingFunction ?? .linear
+                node.parent = parent
+                node.isRoot = depth == 0
+                node.removedOnCompletion = depth == 0 && animation.isRemovedOnCompletion
+                node.animation = a
+                let n = allocateNode(node)
+                nodeByPath[path] = n
+                animations[Int(a)].nodes.append(n)
+                parent = n
+            }
+            let t = compile(leaf, leafIndex: Int32(leafIndex), animation: a, handle: handleRaw, layer: layer, sequence: sequence,
+                            group: parent, topLevelRemovedOnCompletion: animation.isRemovedOnCompletion)
+            animations[Int(a)].tracks.append(t)
+        }
+        if !nodeByPath.isEmpty { rebuildNodeOrder() }
+        version += 1
+        return a
+    }
+
+    private func removeContents(of a: Int32) {
+        for t in animations[Int(a)].tracks { removeTrack(t) }
+        for n in animations[Int(a)].nodes {
+            nodes[Int(n)].alive = false
+            freeNodes.append(n)
+        }
+        if !animations[Int(a)].nodes.isEmpty { rebuildNodeOrder() }
+        animations[Int(a)].tracks = []
+        animations[Int(a)].nodes = []
+        version += 1
+    }
+
+    private func allocateNode(_ node: GroupNode) -> Int32 {
+        if let free = freeNodes.popLast() {
+            nodes[Int(free)] = node
+            return free
+        }
+        nodes.append(node)
+        nodeTimes.reserve(nodes.count, count: nodes.count - 1)
+        return Int32(nodes.count - 1)
+    }
+
+    private func rebuildNodeOrder() {
+        var depth = [Int32: Int]()
+        func depthOf(_ n: Int32) -> Int {
+            if let d = depth[n] { return d }
+            let p = nodes[Int(n)].parent
+            let d = p < 0 ? 0 : depthOf(p) + 1
+            depth[n] = d
+            return d
+        }
+        let live = nodes.indices.filter { nodes[$0].alive }.map { Int32($0) }
+        nodeOrder = live.sorted { (depthOf($0), $0) < (depthOf($1), $1) }
+    }
+
+    // MARK: Compiling
+
+    private func batch(for key: BatchKey) -> Int32 {
+        if let b = batchByKey[key] { return Int32(b) }
+        let batch: TrackBatch
+        switch key {
+        case .basic(let w): batch = BasicBatch(width: w)
+        case .spring(let w, let regime): batch = SpringBatch(width: w, regime: regime)
+        case .keyframe(let w): batch = KeyframeBatch(width: w)
+        case .path: batch = PathBatch()
+        case .reference(let kind): batch = ReferenceBatch(kind: kind)
+        }
+        batches.append(batch)
+        batchByKey[key] = batches.count - 1
+        return Int32(batches.count - 1)
+    }
+
+    private func allocateTrack() -> Int32 {
+        if let free = freeTracks.popLast() { return free }
+        tracks.append(TrackRecord())
+        return Int32(tracks.count - 1)
+    }
+
+    private func compile(_ leaf: AnimationLeaf, leafIndex: Int32, animation a: Int32, handle: UInt64, layer: LayerID,
+                         sequence: UInt64, group: Int32, topLevelRemovedOnCompletion: Bool) -> Int32 {
+        let animation = leaf.animation
+        let (property, fieldPath) = AnimationKeyPath.split(animation.keyPath)
+        let s: Int32 = slotByKey[SlotKey(layer: layer, property: property)]
+            ?? createSlot(layer: layer, property: property, model: LayerProperty.named(property)!.defaultValue)
+        let slotKind = slots[Int(s)].kind
+        let field = fieldPath.flatMap { try? ValueField(path: $0, of: slotKind) }
+        let valueKind: ValueKind = animation.valueFunction != nil ? .scalar : (field?.kind ?? slotKind)
+        let width = valueKind.componentCount
+        let isMatrix = valueKind == .transform || valueKind == .affineTransform
+
+        let key: BatchKey
+        var curve = CompiledCurve(animation.timingFunction)
+        switch animation {
+        case _ where isMatrix:
+            key = .reference(valueKind)
+        case let k as KeyframeAnimation where k.path != nil && (k.calculationMode == .paced || k.calculationMode == .cubicPaced):
+            key = .path
+            curve = .linear
+        case let k as KeyframeAnimation:
+            key = .keyframe(width)
+            if k.calculationMode == .paced || k.calculationMode == .cubicPaced { curve = .linear }
+        case let spring as SpringAnimation:
+            key = .spring(width, SpringRegime(dampingRatio: spring.dampingRatio, omega0: spring.undampedAngularFrequency))
+        case is BasicAnimation:
+            key = .basic(width)
+        default:
+            key = .reference(valueKind)
+        }
+        let b = batch(for: key)
+        let t = allocateTrack()
+        let timing = CompiledTiming(animation.timing, topLevel: leaf.groups.isEmpty,
+                                    removedOnCompletion: topLevelRemovedOnCompletion, group: group)
+        let index = batches[Int(b)].appendCommon(track: t, animation: handle, timing: timing, curve: curve)
+
+        var record = TrackRecord()
+        record.generation = tracks[Int(t)].generation
+        record.alive = true
+        record.batch = b
+        record.index = Int32(index)
+        record.slot = s
+        record.animation = a
+        record.leaf = leaf
+        record.field = field
+        record.valueKind = valueKind
+        record.sequence = sequence
+        record.leafIndex = leafIndex
+        tracks[Int(t)] = record
+
+        // Data that does not depend on the slot's model.
+        switch batches[Int(b)] {
+        case let keyframes as KeyframeBatch:
+            let k = animation as! KeyframeAnimation
+            keyframes.setKeyframes(index, Self.compileKeyframes(k, width: width),
+                                   rotating: k.rotationMode != nil && k.path != nil ? k : nil)
+        case let paths as PathBatch:
+            let k = animation as! KeyframeAnimation
+            paths.setPath(index, k.path!, cumulativeDelta: Self.cumulativeDelta(k))
+        case let springs as SpringBatch:
+            let spring = animation as! SpringAnimation
+            springs.setSpring(index, omega0: spring.undampedAngularFrequency, zeta: spring.dampingRatio,
+                              initialVelocity: spring.initialVelocity)
+        default:
+            break
+        }
+
+        insertEntry(SlotEntry(track: t, sequence: sequence, leafIndex: leafIndex, isRotation: false), into: s)
+        // §5.7: a path animation with a rotation mode also turns the layer's transform.
+        if let k = animation as? KeyframeAnimation, k.rotationMode != nil, k.path != nil,
+           let transformSlot = slotByKey[SlotKey(layer: layer, property: "transform")] {
+            tracks[Int(t)].rotationSlot = transformSlot
+            insertEntry(SlotEntry(track: t, sequence: sequence, leafIndex: leafIndex, isRotation: true), into: transformSlot)
+        }
+        return t
+    }
+
+    private func insertEntry(_ entry: SlotEntry, into s: Int32) {
+        var entries = slots[Int(s)].entries
+        let position = entries.firstIndex { ($0.sequence, $0.leafIndex) > (entry.sequence, entry.leafIndex) } ?? entries.count
+        entries.insert(entry, at: position)
+        slots[Int(s)].entries = entries
+        reclassify(slot: s)
+    }
+
+    private func removeEntries(of t: Int32, from s: Int32) {
+        guard s >= 0 else { return }
+        slots[Int(s)].entries.removeAll { $0.track == t }
+        reclassify(slot: s)
+    }
+
+    private func removeTrack(_ t: Int32) {
+        let record = tracks[Int(t)]
+        let batch = batches[Int(record.batch)]
+        if let moved = batch.remove(at: Int(record.index)) {
+            tracks[Int(moved)].index = record.index
+        }
+        tracks[Int(t)].alive = false
+        tracks[Int(t)].leaf = nil
+        tracks[Int(t)].generation &+= 1
+        freeTracks.append(t)
+        removeEntries(of: t, from: record.slot)
+        removeEntries(of: t, from: record.rotationSlot)
+    }
+
+    /// A slot is exclusive when its only entry is an animation of the whole value; otherwise it is
+    /// composed each frame (semantics §8.4). Its tracks are reconfigured to match.
+    private func reclassify(slot s: Int32) {
+        let entries = slots[Int(s)].entries
+        let exclusive = entries.count == 1 && !entries[0].isRotation && tracks[Int(entries[0].track)].field == nil
+            && tracks[Int(entries[0].track)].leaf?.animation.valueFunction == nil
+        let composed = !entries.isEmpty && !exclusive
+        let position = slots[Int(s)].composedPosition
+        if composed && position < 0 {
+            slots[Int(s)].composedPosition = Int32(composedSlots.count)
+            composedSlots.append(s)
+        } else if !composed && position >= 0 {
+            let last = composedSlots.removeLast()
+            if last != s {
+                composedSlots[Int(position)] = last
+                slots[Int(last)].composedPosition = position
+            }
+            slots[Int(s)].composedPosition = -1
+        }
+        slots[Int(s)].composedValue = slots[Int(s)].model
+        for entry in entries where !entry.isRotation { configure(track: entry.track) }
+    }
+
+    /// Writes the model-dependent columns of a track: §4.1 endpoints over the model, and for an
+    /// exclusive track the model as its fallback (and additive base).
+    private func configure(track t: Int32) {
+        let record = tracks[Int(t)]
+        guard let leaf = record.leaf else { return }
+        let animation = leaf.animation
+        let slot = slots[Int(record.slot)]
+        let exclusive = slot.entries.count == 1 && record.field == nil && animation.valueFunction == nil
+        let model = slot.model
+        let base = record.field?.get(from: model) ?? model
+        let batch = batches[Int(record.batch)]
+        let i = Int(record.index)
+
+        var dependsOnBase = false
+        switch batch {
+        case let basic as BasicBatch:
+            let a = animation as! BasicAnimation
+            let (start, end) = a.resolvedEndpoints(base: base) ?? (base, base)
+            basic.setValues(i, start: ValueStorage.floats(start), delta: ValueStorage.floats(end.difference(from: start)),
+                            cumulative: a.isCumulative)
+            dependsOnBase = a.dependsOnBase
+        case let springs as SpringBatch:
+            let s = animation as! SpringAnimation
+            let (start, end) = s.resolvedEndpoints(base: base) ?? (base, base)
+            springs.setValues(i, start: ValueStorage.floats(start), delta: ValueStorage.floats(end.difference(from: start)),
+                              cumulative: s.isCumulative)
+            dependsOnBase = s.dependsOnBase
+        case let reference as ReferenceBatch:
+            reference.setAnimation(i, animation, model: base, exclusive: exclusive, additive: animation.isAdditive)
+        default:
+            break
+        }
+        if exclusive {
+            batch.base.set(i, ValueStorage.floats(model))
+            batch.addsBase[i] = animation.isAdditive ? 1 : 0
+        } else {
+            batch.base.clear(i)
+            batch.addsBase[i] = 0
+        }
+        if let function = animation.valueFunction {
+            tracks[Int(t)].op = .valueFunction(function)
+        } else {
+            tracks[Int(t)].op = dependsOnBase ? .recompute : .value
+        }
+    }
+
+    static func cumulativeDelta(_ k: KeyframeAnimation) -> [Float] {
+        let keys = k.keyframeValues
+        guard k.isCumulative, let first = keys.first, let last = keys.last else {
+            return [Float](repeating: 0, count: keys.first?.kind.componentCount ?? 1)
+        }
+        return ValueStorage.floats(last.difference(from: first))
+    }
+
+    /// Flattens a keyframe animation (values in any mode, or a path in linear/discrete/cubic mode)
+    /// into Hermite segments (semantics §5).
+    static func compileKeyframes(_ k: KeyframeAnimation, width: Int) -> CompiledKeyframes {
+        var keys = k.keyframeValues
+        var keyTimes = k.effectiveKeyTimes
+        var tangents: [Float] = []
+        var segmentCurves: [Float] = []
+        let discrete = k.calculationMode == .discrete
+        let m = max(keys.count - 1, 0)
+        if let path = k.path {
+            // §5.6: each drawn element is its own segment; a cubic Bézier is a Hermite segment.
+            for s in PathMeasure(path).drawnSegments {
+                if s.isLine {
+                    let d = [Float(s.end.x - s.start.x), Float(s.end.y - s.start.y)]
+                    tangents += d + d
+                } else {
+                    tangents += [Float(3 * (s.control1.x - s.start.x)), Float(3 * (s.control1.y - s.start.y)),
+                                 Float(3 * (s.end.x - s.control2.x)), Float(3 * (s.end.y - s.control2.y))]
+                }
+            }
+        } else if k.calculationMode == .cubicPaced {
+            (keys, keyTimes) = resampledCubicPaced(k)
+        } else if k.calculationMode == .cubic {
+            let (outgoing, incoming) = k.splineTangents
+            for j in 0..<m {
+                tangents += outgoing[j].map(Float.init) + incoming[j + 1].map(Float.init)
+            }
+        }
+        if tangents.isEmpty && !discrete {
+            // Chords: the Hermite segment is then exactly the lerp.
+            for j in 0..<max(keys.count - 1, 0) {
+                let chord = ValueStorage.floats(keys[j + 1].difference(from: keys[j]))
+                tangents += chord + chord
+            }
+        }
+        let usesSegmentCurves = !discrete && k.calculationMode != .paced && k.calculationMode != .cubicPaced
+        if usesSegmentCurves, let functions = k.timingFunctions, functions.prefix(m).contains(where: { !$0.isLinear }) {
+            for j in 0..<m {
+                segmentCurves += KeyframeBatch.curveFloats(CompiledCurve(j < functions.count ? functions[j] : nil))
+            }
+        }
+        return CompiledKeyframes(values: keys.flatMap(ValueStorage.floats), keyTimes: keyTimes.map(Float.init),
+                                 tangents: tangents, segmentCurves: segmentCurves, isDiscrete: discrete,
+                                 cumulativeDelta: cumulativeDelta(k))
+    }
+
+    /// A cubic-paced spline sampled evenly in arc length, as linear keyframes: doubling from 64
+    /// samples until the lerp between samples is within 1e-6 of the values' scale of the reference
+    /// at every midpoint (at most 8,192 samples).
+    static func resampledCubicPaced(_ k: KeyframeAnimation) -> ([AnimationValue], [Double]) {
+        let base = k.keyframeValues.first ?? 0
+        let scale = (k.keyframeValues.flatMap(\.components).map(abs).max() ?? 0) + 1
+        func value(_ p: Double) -> AnimationValue {
+            k.value(in: TimingState(phase: .active, contributes: true, activeTime: 0, iteration: 0, basicTime: 0, progress: p),
+                    base: base) ?? base
+        }
+        var count = 64
+        while true {
+            let times = (0..<count).map { Double($0) / Double(count - 1) }
+            let samples = times.map(value)
+            var worst = 0.0
+            for j in 0..<(count - 1) {
+                let exact = value((times[j] + times[j + 1]) / 2).components
+                let mid = samples[j].interpolated(to: samples[j + 1], fraction: 0.5).components
+                worst = max(worst, zip(exact, mid).map { abs($0 - $1) }.max() ?? 0)
+            }
+            if worst <= 1e-6 * scale || count >= 8192 { return (samples, times) }
+            count *= 2
+        }
+    }
+}
