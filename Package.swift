@@ -8,6 +8,7 @@ let package = Package(
     products: [
         .library(name: "AnimationCore", targets: ["AnimationCore"]),
         .library(name: "AnimationBatch", targets: ["AnimationBatch"]),
+        .library(name: "AnimationWorkloads", targets: ["AnimationWorkloads"]),
     ],
     dependencies: [
         .package(url: "https://github.com/x-sheep/swift-property-based.git", from: "2.0.1"),
@@ -19,11 +20,15 @@ let package = Package(
         // Struct-of-arrays track store, SIMD kernels and the frame evaluator. Imports AnimationCore
         // (to compile animations and to be tested against its reference evaluator), nothing above it.
         .target(name: "AnimationBatch", dependencies: ["AnimationCore"]),
+        // Seeded workloads: the random animations of the agreement tests and design.md's W1–W3,
+        // shared by the tests, the command-line tool and the benchmarks.
+        .target(name: "AnimationWorkloads", dependencies: ["AnimationCore", "AnimationBatch"]),
         .testTarget(
             name: "AnimationBatchTests",
             dependencies: [
                 "AnimationBatch",
                 "AnimationCore",
+                "AnimationWorkloads",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),

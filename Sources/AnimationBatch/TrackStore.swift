@@ -456,7 +456,7 @@ public final class TrackStore {
                                    rotating: k.rotationMode != nil && k.path != nil ? k : nil)
         case let paths as PathBatch:
             let k = animation as! KeyframeAnimation
-            paths.setPath(index, k.path!, cumulativeDelta: Self.cumulativeDelta(k))
+            paths.setPath(index, k.path!, cumulativeDelta: Self.cumulativeDelta(k), rotating: k.rotationMode != nil ? k : nil)
         case let springs as SpringBatch:
             let spring = animation as! SpringAnimation
             springs.setSpring(index, omega0: spring.undampedAngularFrequency, zeta: spring.dampingRatio,
@@ -555,6 +555,7 @@ public final class TrackStore {
             dependsOnBase = s.dependsOnBase
         case let reference as ReferenceBatch:
             reference.setAnimation(i, animation, model: base, exclusive: exclusive, additive: animation.isAdditive)
+            dependsOnBase = (animation as? BasicAnimation)?.dependsOnBase ?? (animation as? SpringAnimation)?.dependsOnBase ?? false
         default:
             break
         }
@@ -589,9 +590,14 @@ public final class TrackStore {
         var segmentCurves: [Float] = []
         let discrete = k.calculationMode == .discrete
         let m = max(keys.count - 1, 0)
-        if let path = k.path {
-            // §5.6: each drawn element is its own segment; a cubic Bézier is a Hermite segment.
-            for s in PathMeasure(path).drawnSegments {
+        var keyStride = 1
+        if let path = k.path, !discrete, m > 0 {
+            // §5.6: each drawn element is its own segment, from its own start (a move between
+            // segments jumps); a cubic Bézier is the Hermite segment with tangents 3(p1 − p0), 3(p3 − p2).
+            let segments = PathMeasure(path).drawnSegments
+            keys = segments.flatMap { [AnimationValue.point($0.start), .point($0.end)] }
+            keyStride = 2
+            for s in segments {
                 if s.isLine {
                     let d = [Float(s.end.x - s.start.x), Float(s.end.y - s.start.y)]
                     tangents += d + d
@@ -608,7 +614,7 @@ public final class TrackStore {
                 tangents += outgoing[j].map(Float.init) + incoming[j + 1].map(Float.init)
             }
         }
-        if tangents.isEmpty && !discrete {
+        if tangents.isEmpty && !discrete && keyStride == 1 {
             // Chords: the Hermite segment is then exactly the lerp.
             for j in 0..<max(keys.count - 1, 0) {
                 let chord = ValueStorage.floats(keys[j + 1].difference(from: keys[j]))
@@ -623,31 +629,50 @@ public final class TrackStore {
         }
         return CompiledKeyframes(values: keys.flatMap(ValueStorage.floats), keyTimes: keyTimes.map(Float.init),
                                  tangents: tangents, segmentCurves: segmentCurves, isDiscrete: discrete,
-                                 cumulativeDelta: cumulativeDelta(k))
+                                 cumulativeDelta: cumulativeDelta(k), keyStride: keyStride)
     }
 
-    /// A cubic-paced spline sampled evenly in arc length, as linear keyframes: doubling from 64
-    /// samples until the lerp between samples is within 1e-6 of the values' scale of the reference
-    /// at every midpoint (at most 8,192 samples).
+    /// A cubic-paced spline as linear keyframes (semantics §5.5): breakpoints placed adaptively in
+    /// progress — an interval is halved while the lerp between its ends misses the reference by more
+    /// than 1e-6 of the values' scale at its quarter points (at most 24 halvings, 16,384 keys) — so
+    /// samples gather where the arc-length parameterisation has kinks (a component turning round).
     static func resampledCubicPaced(_ k: KeyframeAnimation) -> ([AnimationValue], [Double]) {
         let base = k.keyframeValues.first ?? 0
         let scale = (k.keyframeValues.flatMap(\.components).map(abs).max() ?? 0) + 1
+        let tolerance = 1e-6 * scale
         func value(_ p: Double) -> AnimationValue {
             k.value(in: TimingState(phase: .active, contributes: true, activeTime: 0, iteration: 0, basicTime: 0, progress: p),
                     base: base) ?? base
         }
-        var count = 64
-        while true {
-            let times = (0..<count).map { Double($0) / Double(count - 1) }
-            let samples = times.map(value)
+        func deviation(_ a: (Double, AnimationValue), _ b: (Double, AnimationValue)) -> Double {
             var worst = 0.0
-            for j in 0..<(count - 1) {
-                let exact = value((times[j] + times[j + 1]) / 2).components
-                let mid = samples[j].interpolated(to: samples[j + 1], fraction: 0.5).components
-                worst = max(worst, zip(exact, mid).map { abs($0 - $1) }.max() ?? 0)
+            for w in [0.25, 0.5, 0.75] {
+                let exact = value(a.0 + (b.0 - a.0) * w).components
+                let lerped = a.1.interpolated(to: b.1, fraction: w).components
+                for (x, y) in zip(exact, lerped) { worst = max(worst, abs(x - y)) }
             }
-            if worst <= 1e-6 * scale || count >= 8192 { return (samples, times) }
-            count *= 2
+            return worst
         }
+        var keys: [(Double, AnimationValue)] = []
+        func refine(_ a: (Double, AnimationValue), _ b: (Double, AnimationValue), depth: Int) {
+            if depth < 24 && keys.count < 16_384 && deviation(a, b) > tolerance {
+                let mid = (a.0 + b.0) / 2
+                let m = (mid, value(mid))
+                refine(a, m, depth: depth + 1)
+                refine(m, b, depth: depth + 1)
+            } else {
+                keys.append(b)
+            }
+        }
+        let start = 32
+        var previous = (0.0, value(0))
+        keys.append(previous)
+        for j in 1...start {
+            let p = Double(j) / Double(start)
+            let next = (p, value(p))
+            refine(previous, next, depth: 0)
+            previous = next
+        }
+        return (keys.map(\.1), keys.map(\.0))
     }
 }

@@ -13,6 +13,9 @@ struct CompiledKeyframes {
     var segmentCurves: [Float]
     var isDiscrete: Bool
     var cumulativeDelta: [Float]
+    /// 1 when segment j runs from value j to value j + 1; 2 when every segment has its own start and
+    /// end (paths, whose moves jump between segments: value 2j to value 2j + 1).
+    var keyStride: Int = 1
 }
 
 /// Keyframe animations of 1-, 2- or 4-component values: `CAKeyframeAnimation` in linear, discrete,
@@ -36,6 +39,7 @@ final class KeyframeBatch: TrackBatch {
     let cumulativeDelta: VectorColumns
     let keyOffset = Column<Int32>(fill: 0)
     let keyCount = Column<Int32>(fill: 1)
+    let keyStride = Column<Int32>(fill: 1)
     let keyTimeOffset = Column<Int32>(fill: 0)
     let keyTimeCount = Column<Int32>(fill: 1)
     let segmentOffset = Column<Int32>(fill: 0)
@@ -61,7 +65,7 @@ final class KeyframeBatch: TrackBatch {
         super.init(width: width)
     }
 
-    private var intColumns: [Column<Int32>] { [keyOffset, keyCount, keyTimeOffset, keyTimeCount, segmentOffset, curveOffset, cursor] }
+    private var intColumns: [Column<Int32>] { [keyOffset, keyCount, keyStride, keyTimeOffset, keyTimeCount, segmentOffset, curveOffset, cursor] }
 
     override func reserveSpecific(_ needed: Int, count: Int) {
         cumulativeDelta.reserve(needed, count: count)
@@ -92,7 +96,7 @@ final class KeyframeBatch: TrackBatch {
 
     private func poolUse(_ i: Int) -> Int {
         let n = Int(keyCount[i])
-        return (n + 1) * width + Int(keyTimeCount[i]) + n * 2 * width + (curveOffset[i] >= 0 ? 13 * n : 0)
+        return (n + 1) * width * Int(keyStride[i]) + Int(keyTimeCount[i]) + n * 2 * width + (curveOffset[i] >= 0 ? 13 * n : 0)
     }
 
     /// Stores the keyframe data of track `i` (new, or replaced in place).
@@ -103,10 +107,12 @@ final class KeyframeBatch: TrackBatch {
         } else {
             rotating.append(animation)
         }
-        let n = k.values.count / width
+        // Keyframes (for the lookup): with stride 2 the values are a (start, end) pair per segment.
+        let n = k.keyStride == 2 ? k.values.count / (2 * width) + 1 : k.values.count / width
         // One padding key after the last, so that `key + 1` is always readable.
         keyOffset[i] = Int32(values.append(k.values + k.values.suffix(width)) / width)
         keyCount[i] = Int32(n)
+        keyStride[i] = Int32(k.keyStride)
         keyTimeOffset[i] = Int32(keyTimes.append(k.keyTimes))
         keyTimeCount[i] = Int32(k.keyTimes.count)
         let segments = max(n, 1)
@@ -262,7 +268,7 @@ final class KeyframeBatch: TrackBatch {
                     continue
                 }
                 let j = Int(segment[lane])
-                let a = values.base + (Int(keyOffset[t]) + j) * w
+                let a = values.base + (Int(keyOffset[t]) + j * Int(keyStride[t])) * w
                 let d = tangents.base + (Int(segmentOffset[t]) + j) * 2 * w
                 for c in 0..<w {
                     outputs.pointers[c][t] = h00[lane] * a[c] + h10[lane] * d[c] + h01[lane] * a[w + c] + h11[lane] * d[w + c]

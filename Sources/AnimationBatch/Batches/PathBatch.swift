@@ -9,23 +9,26 @@ import AnimationCore
 /// fallback.
 ///
 /// **Error bound.** The table is built to a rigorous bound of 2e-4 of the path's length (its
-/// ``ArcLengthTable/maximumError``), inside the precision table's 1e-3 · length. The angle is the
-/// lerp of the unwrapped tangent angles of neighbouring samples: exact on straight stretches, within
-/// the turn of one sample interval at a corner.
+/// ``ArcLengthTable/maximumError``), inside the precision table's 1e-3 · length. Tracks with a
+/// rotation mode take their angle from the reference (the exact tangent at the exact length, with
+/// its fall-backs at corners and cusps): a lerp of tabulated angles would smooth a corner's jump
+/// over a sample interval.
 final class PathBatch: TrackBatch {
     let cumulativeDelta: VectorColumns
     let tableOffset = Column<Int32>(fill: 0)
     let sampleCount = Column<Int32>(fill: 2)
     /// The tangent angle (semantics §5.7).
     let angle = Column<Float>(fill: 0)
-    /// (x, y, angle) per sample.
+    /// (x, y) per sample.
     let tables = Pool<Float>(fill: 0)
+    /// Tracks with a rotation mode keep their animation (parallel to positions).
+    private(set) var rotating: [KeyframeAnimation?] = []
     private var tableIndex: [Path: (offset: Int32, count: Int32)] = [:]
 
     init() {
         cumulativeDelta = VectorColumns(width: 2)
         super.init(width: 2)
-        _ = tables.append([0, 0, 0, 0, 0, 0])   // the padding lanes' table
+        _ = tables.append([0, 0, 0, 0])   // the padding lanes' table
     }
 
     /// The relative tolerance tables are built to.
@@ -43,6 +46,7 @@ final class PathBatch: TrackBatch {
         tableOffset[to] = tableOffset[from]
         sampleCount[to] = sampleCount[from]
         angle[to] = angle[from]
+        rotating[to] = rotating[from]
     }
 
     override func clearSpecific(_ i: Int) {
@@ -50,10 +54,12 @@ final class PathBatch: TrackBatch {
         tableOffset[i] = 0
         sampleCount[i] = 2
         angle[i] = 0
+        rotating.removeLast()
     }
 
     /// Stores the path of track `i`, building (or reusing) its arc-length table.
-    func setPath(_ i: Int, _ path: Path, cumulativeDelta delta: [Float]) {
+    func setPath(_ i: Int, _ path: Path, cumulativeDelta delta: [Float], rotating animation: KeyframeAnimation?) {
+        if i < rotating.count { rotating[i] = animation } else { rotating.append(animation) }
         if let entry = tableIndex[path] {
             tableOffset[i] = entry.offset
             sampleCount[i] = entry.count
@@ -61,9 +67,9 @@ final class PathBatch: TrackBatch {
             let measure = PathMeasure(path)
             let table = ArcLengthTable(measure: measure, tolerance: Self.tolerance * max(measure.length, .leastNormalMagnitude))
             var data: [Float] = []
-            data.reserveCapacity(table.points.count * 3)
-            for (p, a) in zip(table.points, table.angles) { data += [Float(p.x), Float(p.y), Float(a)] }
-            let offset = Int32(tables.append(data) / 3)
+            data.reserveCapacity(table.points.count * 2)
+            for p in table.points { data += [Float(p.x), Float(p.y)] }
+            let offset = Int32(tables.append(data) / 2)
             tableIndex[path] = (offset, Int32(table.points.count))
             tableOffset[i] = offset
             sampleCount[i] = Int32(table.points.count)
@@ -78,19 +84,22 @@ final class PathBatch: TrackBatch {
             let timing = timingKernel.evaluate(block: i, time: time, nodeTimes: nodeTimes)
             storeState(timing, block: i)
             let f = narrow(timing.progressLow, timing.progressHigh)   // §5.5: paced ignores timing functions
-            var x = SIMD16<Float>(repeating: 0), y = x, a = x
+            var x = SIMD16<Float>(repeating: 0), y = x
             for lane in 0..<16 {
                 let t = i + lane
                 let m = Int(sampleCount[t])
                 let position = f[lane] * Float(m - 1)
                 let k = min(Int(position), m - 2)
                 let w = position - Float(k)
-                let s = tables.base + (Int(tableOffset[t]) + k) * 3
-                x[lane] = s[0] + (s[3] - s[0]) * w
-                y[lane] = s[1] + (s[4] - s[1]) * w
-                a[lane] = s[2] + (s[5] - s[2]) * w
+                let s = tables.base + (Int(tableOffset[t]) + k) * 2
+                x[lane] = s[0] + (s[2] - s[0]) * w
+                y[lane] = s[1] + (s[3] - s[1]) * w
+                if t < count, timing.weight[lane] != 0, let animation = rotating[t] {
+                    let state = TimingState(phase: .active, contributes: true, activeTime: 0, iteration: 0, basicTime: 0,
+                                            progress: lane < 8 ? timing.progressLow[lane] : timing.progressHigh[lane - 8])
+                    angle[t] = Float(animation.rotationAngle(in: state) ?? 0)
+                }
             }
-            store16(a, angle.base, i)
             let add = load16(addsBase.base, i)
             let k = timing.iteration
             storeOutput(x + k * load16(cumulativeDelta.pointers[0], i), component: 0, weight: timing.weight, addsBase: add, block: i)

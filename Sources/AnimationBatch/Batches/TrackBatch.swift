@@ -66,7 +66,7 @@ class TrackBatch {
     /// The raw ``AnimationHandle`` of the top-level animation each track belongs to.
     let animationID = Column<UInt64>(fill: 0)
 
-    let beginTime = Column<Double>(fill: 0)
+    let beginTime = Column<Double>(fill: .infinity)   // padding lanes never begin
     let speed = Column<Double>(fill: 1)
     let timeOffset = Column<Double>(fill: 0)
     let duration = Column<Double>(fill: 1)

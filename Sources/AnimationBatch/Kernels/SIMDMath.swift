@@ -30,8 +30,8 @@ enum SIMDMath {
         return result
     }
 
-    /// eˣ − 1 without cancellation near 0 (x ≥ 0 in the spring kernel): Taylor to x⁸ below 0.5
-    /// (next term 5e-9 relative), `exp(x) − 1` above.
+    /// eˣ − 1 without cancellation near 0: Taylor to x⁸ for |x| < 0.5 (next term 5e-9 relative),
+    /// `exp(x) − 1` elsewhere (negative arguments come from overshooting timing functions).
     @inline(__always)
     static func expm1(_ x: SIMD16<Float>) -> SIMD16<Float> {
         var p = x * (1.0 / 40320) + 1.0 / 5040
@@ -42,7 +42,7 @@ enum SIMDMath {
         p = p * x + 0.5
         p = p * x + 1
         let small = p * x
-        return (exp(x) - 1).replacing(with: small, where: x .< 0.5)
+        return (exp(x) - 1).replacing(with: small, where: (x .< 0.5) .& (x .> -0.5))
     }
 
     /// sin x and cos x. Absolute error ≤ 2e-7 for |x| ≤ 1e3 (the reduction's error grows with |x|:

@@ -52,8 +52,12 @@ struct CompiledTiming: Sendable {
         self.group = group
     }
 
-    /// A padding lane: a timing that evaluates to nothing, harmlessly.
-    static let padding = CompiledTiming(MediaTiming(duration: 1), topLevel: false, removedOnCompletion: false, group: -1)
+    /// A padding lane: a timing that never contributes (it begins at +∞ and never fills), harmlessly.
+    static let padding: CompiledTiming = {
+        var t = CompiledTiming(MediaTiming(duration: 1), topLevel: false, removedOnCompletion: false, group: -1)
+        t.beginTime = .infinity
+        return t
+    }()
 }
 
 /// What the timing stage produces for one block of 16 tracks.
@@ -167,6 +171,7 @@ struct TimingKernel {
         var iteration = (t / period).rounded(.down)
         var u = t - iteration * period
         iteration.replace(with: endK, where: atEnd)
+        iteration.replace(with: 0, where: iteration .< 0)   // before the first iteration none has completed
         u.replace(with: endU, where: atEnd)
         u.replace(with: 0, where: u .< 0)
         u.replace(with: period, where: u .> period)

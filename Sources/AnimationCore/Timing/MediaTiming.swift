@@ -238,6 +238,9 @@ public struct MediaTiming: Sendable, Hashable {
             iteration = (t / period).rounded(.down)
             u = t - iteration * period
         }
+        // Before the first iteration (reversed playback of an infinite repeat reaches negative local
+        // times) no iteration has completed: k counts from 0.
+        iteration = max(0, iteration)
         // Rounding can leave u a hair outside [0, P]; clamp so the progress stays in [0, 1].
         u = min(max(u, 0), period)
         if autoreverses && u >= d { u = 2 * d - u }
@@ -256,7 +259,7 @@ public struct TimingState: Sendable, Hashable {
     public var contributes: Bool
     /// Local time within the active duration, after the offset wrap (§2.4).
     public var activeTime: Double
-    /// Completed iterations `k` (used by cumulative animations, §4.4); a whole number.
+    /// Completed iterations `k` (used by cumulative animations, §4.4); a whole number ≥ 0.
     public var iteration: Double
     /// Time within the iteration in seconds, in [0, duration], after the autoreverse mirror (§2.5),
     /// before any timing function.

@@ -1,0 +1,220 @@
+import AnimationBatch
+import AnimationCore
+import AnimationWorkloads
+import Foundation
+import Testing
+
+/// Sizes: modest in debug builds (SIMD code is ~400× slower there), full in the optimised run that
+/// `.ci/run` performs (`swift test -c release`).
+enum TestScale {
+    #if DEBUG
+    static let isFull = false
+    #else
+    static let isFull = true
+    #endif
+    static func count(debug: Int, release: Int) -> Int { isFull ? release : debug }
+}
+
+/// A random scene loaded into a store, with what the reference needs to judge it.
+struct Scene {
+    let layers: [RandomLayer]
+    let store = TrackStore()
+    var handles: [[AnimationHandle]] = []
+
+    init(seed: UInt64, layers count: Int) throws {
+        var random = RandomAnimations(seed: seed)
+        layers = (0..<count).map { random.layer(LayerID(UInt64($0 + 1))) }
+        for layer in layers {
+            for (property, value) in layer.model { try store.setModelValue(value, layer: layer.layer, property: property) }
+        }
+        for layer in layers {
+            handles.append(try layer.animations.map { try store.add($0, layer: layer.layer) })
+        }
+    }
+
+    /// Frame times: every 1/16 in [−1, 9] (all begin and end boundaries of the random animations),
+    /// points just before and after some of them, and random times.
+    static func frameTimes(seed: UInt64, random count: Int, boundaries: Bool) -> [Double] {
+        var rng = SplitMix64(seed: seed)
+        var times = boundaries ? RandomAnimations.boundaryTimes : []
+        if boundaries {
+            for t in stride(from: -0.5, through: 4, by: 0.5) { times += [t - 1e-7, t + 1e-7] }
+        }
+        times += (0..<count).map { _ in Double.random(in: -1...9, using: &rng) }
+        return times.sorted()
+    }
+}
+
+/// The largest magnitude among a value's components.
+func magnitude(_ v: AnimationValue) -> Double { v.components.map(abs).max() ?? 0 }
+
+/// The precision table of design.md for one property, summed over the animations on it:
+/// basic/keyframe values 1e-5 · (|from| + |to| + 1) (with the values' scale, including cumulative
+/// growth); springs 1e-4 · |to − from|; points on paths 1e-3 · length.
+func tolerance(property: String, layer: RandomLayer, reference: AnimationValue) -> Double {
+    var scale = max(magnitude(reference), magnitude(layer.model[property] ?? 0))
+    var extra = 0.0
+    for animation in layer.animations {
+        for leaf in animation.leaves where AnimationKeyPath.split(leaf.animation.keyPath).property == property
+            || (property == "transform" && (leaf.animation as? KeyframeAnimation)?.rotationMode != nil) {
+            let repeats = min(leaf.animation.repeatCount, 4) + 1
+            switch leaf.animation {
+            case let b as BasicAnimation:
+                for v in [b.fromValue, b.toValue, b.byValue].compactMap({ $0 }) { scale = max(scale, magnitude(v) * (repeats + 1)) }
+            case let s as SpringAnimation:
+                for v in [s.fromValue, s.toValue, s.byValue].compactMap({ $0 }) { scale = max(scale, magnitude(v) * (repeats + 1)) }
+                extra += 1e-4 * 2 * scale * repeats
+            case let k as KeyframeAnimation:
+                if let path = k.path {
+                    extra += 1e-3 * path.length * repeats + 1e-5 * magnitude(.rect(path.boundingBox)) * repeats
+                } else {
+                    for v in k.values ?? [] { scale = max(scale, magnitude(v) * (repeats + 1)) }
+                }
+            default: break
+            }
+        }
+    }
+    return 1e-5 * (1 + 2 * scale) + extra
+}
+
+func maxDifference(_ a: AnimationValue, _ b: AnimationValue) -> Double {
+    guard a.kind == b.kind else { return .infinity }
+    let x = a.components, y = b.components
+    var worst = 0.0
+    for (p, q) in zip(x, y) {
+        if p.isNaN && q.isNaN { continue }
+        if p == q { continue }
+        worst = max(worst, abs(p - q))
+    }
+    return worst
+}
+
+/// Whether a mismatch sits at a jump (a discrete key time, equal key times, a move in a path): the
+/// batch decides in Float, the reference in Double, so near a jump either side is right. Accepted
+/// when the batch value matches the reference a hair earlier or later.
+func matchesNearJump(_ batch: AnimationValue, layer: RandomLayer, property: String, at t: Double, tolerance: Double) -> Bool {
+    for delta in [1e-6, -1e-6, 1e-5, -1e-5, 1e-4, -1e-4] {
+        let nearby = ReferenceEvaluator.presentationValues(model: layer.model, animations: layer.animations, at: t + delta)[property]!
+        if maxDifference(batch, nearby) <= tolerance { return true }
+    }
+    return false
+}
+
+/// Started/finished by the rule the engine uses (semantics §8.1): started when a top-level
+/// animation's phase leaves "before" (or on its first frame out of it), finished when it enters
+/// "after".
+func referenceEvents(_ scene: Scene, previous: inout [AnimationHandle: TimingPhase?], at t: Double) -> Set<AnimationEvent> {
+    var events = Set<AnimationEvent>()
+    for (l, layer) in scene.layers.enumerated() {
+        for (a, animation) in layer.animations.enumerated() {
+            let handle = scene.handles[l][a]
+            let phase = t.isNaN ? TimingPhase.before : ReferenceEvaluator.phase(of: animation, at: t)
+            let before = previous[handle] ?? nil
+            if (before == nil || before == .before) && phase != .before { events.insert(AnimationEvent(animation: handle, kind: .started)) }
+            if before != .after && phase == .after { events.insert(AnimationEvent(animation: handle, kind: .stopped, outcome: .finished)) }
+            previous[handle] = phase
+        }
+    }
+    return events
+}
+
+@Suite("Batch vs reference (design.md precision table)")
+struct AgreementTests {
+    @Test("randomised agreement: every kind, value type, timing option and mode, at boundaries and random times")
+    func randomisedAgreement() throws {
+        let layerCount = TestScale.count(debug: 150, release: 5_000)
+        let scene = try Scene(seed: 0xA11CE, layers: layerCount)
+        let times = Scene.frameTimes(seed: 7, random: TestScale.count(debug: 20, release: 40), boundaries: true)
+        let evaluator = FrameEvaluator(store: scene.store)
+        var checked = 0, nearJumps = 0
+        var worstRatio = 0.0
+        var failures: [String] = []
+        var previous: [AnimationHandle: TimingPhase?] = [:]
+        var eventFrames = 0
+        for t in times {
+            evaluator.evaluate(at: t)
+            for layer in scene.layers {
+                let reference = ReferenceEvaluator.presentationValues(model: layer.model, animations: layer.animations, at: t)
+                for (property, expected) in reference {
+                    guard let batch = evaluator.value(layer: layer.layer, property: property) else {
+                        failures.append("\(layer.layer) \(property): no slot")
+                        continue
+                    }
+                    let tol = tolerance(property: property, layer: layer, reference: expected)
+                    let difference = maxDifference(batch, expected)
+                    checked += 1
+                    if difference <= tol {
+                        worstRatio = max(worstRatio, difference / tol)
+                    } else if matchesNearJump(batch, layer: layer, property: property, at: t, tolerance: tol) {
+                        nearJumps += 1
+                    } else {
+                        failures.append("\(layer.layer) \(property) at t = \(t): batch \(batch), reference \(expected), tolerance \(tol)")
+                    }
+                }
+            }
+            let expectedEvents = referenceEvents(scene, previous: &previous, at: t)
+            let actual = Set(evaluator.events.filter { $0.outcome != .removed })
+            if actual != expectedEvents {
+                failures.append("events at t = \(t): batch \(actual.subtracting(expectedEvents).sorted { $0.animation < $1.animation }.prefix(3)) not in reference; missing \(expectedEvents.subtracting(actual).sorted { $0.animation < $1.animation }.prefix(3))")
+            }
+            eventFrames += 1
+        }
+        let animations = scene.layers.reduce(0) { $0 + $1.animations.count }
+        print("agreement: \(animations) animations (\(scene.store.trackCount) tracks) × \(times.count) times: \(checked) values checked, worst error \(worstRatio) of the tolerance, \(nearJumps) at jumps; events compared on \(eventFrames) frames")
+        #expect(failures.isEmpty, "\(failures.count) failures; the first: \(failures.prefix(8).joined(separator: "\n"))")
+        #expect(animations >= TestScale.count(debug: 150, release: 10_000))
+    }
+
+    @Test("bit-identical outputs for 1, 2 and 8 chunks, on one thread and on all cores")
+    func chunkingDoesNotChangeResults() throws {
+        let scene = try Scene(seed: 42, layers: TestScale.count(debug: 60, release: 3_000))
+        let slots = scene.store.allSlots
+        var runs: [[[UInt64]]] = []
+        for (chunks, threads) in [(1, 1), (2, 0), (8, 0), (8, 1)] {
+            let evaluator = FrameEvaluator(store: scene.store, configuration: .init(parallelThreshold: 0, chunksPerBatch: chunks, maximumThreads: threads))
+            var frames: [[UInt64]] = []
+            for t in [0.1, 0.6, 1.3, 2.7] {
+                evaluator.evaluate(at: t)
+                frames.append(slots.flatMap { evaluator.value(of: $0)!.components.map(\.bitPattern) })
+            }
+            runs.append(frames)
+        }
+        #expect(runs.allSatisfy { $0 == runs[0] })
+    }
+
+    @Test("adding, removing and replacing animations leaves every other output unchanged")
+    func mutationsDoNotDisturbOthers() throws {
+        var scene = try Scene(seed: 99, layers: TestScale.count(debug: 80, release: 2_000))
+        let evaluator = FrameEvaluator(store: scene.store, configuration: .init(parallelThreshold: 0, chunksPerBatch: 4))
+        let t = 0.7
+        evaluator.evaluate(at: t)
+        func snapshot() -> [LayerID: [String: [UInt64]]] {
+            var result: [LayerID: [String: [UInt64]]] = [:]
+            for layer in scene.layers {
+                for property in layer.model.keys {
+                    result[layer.layer, default: [:]][property] = evaluator.value(layer: layer.layer, property: property)!.components.map(\.bitPattern)
+                }
+            }
+            return result
+        }
+        let before = snapshot()
+        var random = RandomAnimations(seed: 1234)
+        var touched = Set<LayerID>()
+        for (l, layer) in scene.layers.enumerated() where l % 5 == 0 {
+            touched.insert(layer.layer)
+            switch (l / 5) % 3 {
+            case 0: scene.store.remove(scene.handles[l][0])
+            case 1: try scene.store.replace(scene.handles[l][0], with: random.propertyAnimation())
+            default: scene.handles[l].append(try scene.store.add(random.animation(), layer: layer.layer))
+            }
+        }
+        evaluator.evaluate(at: t)
+        let after = snapshot()
+        for layer in scene.layers where !touched.contains(layer.layer) {
+            #expect(after[layer.layer] == before[layer.layer], "\(layer.layer) changed")
+        }
+        // Removed animations report their stop with the next frame.
+        let removed = evaluator.events.filter { $0.outcome == .removed }.count
+        #expect(removed == (0..<scene.layers.count).filter { $0 % 5 == 0 && ($0 / 5) % 3 == 0 }.count)
+    }
+}
