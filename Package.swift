@@ -9,6 +9,9 @@ let package = Package(
         .library(name: "AnimationCore", targets: ["AnimationCore"]),
         .library(name: "AnimationBatch", targets: ["AnimationBatch"]),
         .library(name: "AnimationWorkloads", targets: ["AnimationWorkloads"]),
+        // Counts the process's heap allocations by replacing malloc & co. in the executable that
+        // links it: for test and benchmark executables only.
+        .library(name: "CAllocationCounter", targets: ["CAllocationCounter"]),
     ],
     dependencies: [
         .package(url: "https://github.com/x-sheep/swift-property-based.git", from: "2.0.1"),
@@ -23,12 +26,14 @@ let package = Package(
         // Seeded workloads: the random animations of the agreement tests and design.md's W1–W3,
         // shared by the tests, the command-line tool and the benchmarks.
         .target(name: "AnimationWorkloads", dependencies: ["AnimationCore", "AnimationBatch"]),
+        .target(name: "CAllocationCounter"),
         .testTarget(
             name: "AnimationBatchTests",
             dependencies: [
                 "AnimationBatch",
                 "AnimationCore",
                 "AnimationWorkloads",
+                "CAllocationCounter",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),

@@ -1,5 +1,4 @@
 import AnimationCore
-import Dispatch
 
 /// Evaluates a ``TrackStore`` at a time: every output slot's presentation value and the frame's
 /// events (design.md, "Chunks over cores").
@@ -9,8 +8,9 @@ import Dispatch
 /// so no two chunks share a cache line); the composition of composed slots in add order (§8.4);
 /// and the collection of events. Chunks write disjoint ranges, so the results are bit-identical
 /// for any chunk or thread count. Below ``Configuration/parallelThreshold`` tracks one thread runs
-/// everything (the first `concurrentPerform` costs 0.1–0.5 ms, later ones about 0.5 µs:
-/// performance-notes.md).
+/// everything; above it the chunks run on every core through a persistent worker pool (not
+/// `DispatchQueue.concurrentPerform`, which allocates 2–4 blocks per call on Linux, measured: see
+/// `WorkerPool`).
 ///
 /// A steady-state frame — no tracks added or removed since the last — allocates nothing: plans,
 /// event storage and scratch are sized when the store changes.
@@ -24,7 +24,8 @@ public final class FrameEvaluator {
         /// When set, every batch is cut into exactly this many chunks (at most one per block):
         /// for tests of chunking invariance.
         public var chunksPerBatch: Int?
-        /// 1 forces one thread; any other value lets Dispatch use every core.
+        /// The most threads a frame uses (the caller included); 0 means one per processor, 1 forces
+        /// the calling thread alone.
         public var maximumThreads: Int
 
         public init(parallelThreshold: Int = 65_536, chunkSize: Int = 4_096, chunksPerBatch: Int? = nil, maximumThreads: Int = 0) {
@@ -37,9 +38,16 @@ public final class FrameEvaluator {
 
     public let store: TrackStore
     public var configuration: Configuration {
-        didSet { plannedVersion = -1 }
+        didSet {
+            plannedVersion = -1
+            pool = nil
+        }
     }
 
+    /// Created on the first parallel frame; its threads live as long as the evaluator.
+    private var pool: WorkerPool?
+    /// The frame being run by the pool.
+    private var frameTime = 0.0
     /// (batch, first block, end block) of every chunk.
     private var chunks: [(batch: Int32, start: Int32, end: Int32)] = []
     private var plannedVersion = -1
@@ -111,23 +119,26 @@ public final class FrameEvaluator {
         evaluateNodes(at: time)
 
         // Kernels.
-        let nodeTimes = UnsafePointer(store.nodeTimes.base)
-        let batches = store.batches
+        frameTime = time
         if chunks.count <= 1 || configuration.maximumThreads == 1 || store.trackCount < configuration.parallelThreshold {
-            for chunk in chunks {
-                batches[Int(chunk.batch)].evaluate(blocks: Int(chunk.start)..<Int(chunk.end), time: time, nodeTimes: nodeTimes)
-            }
+            for k in chunks.indices { runChunk(k) }
         } else {
-            let work = Unchecked((chunks: chunks, batches: batches, nodeTimes: nodeTimes))
-            DispatchQueue.concurrentPerform(iterations: chunks.count) { k in
-                let chunk = work.value.chunks[k]
-                work.value.batches[Int(chunk.batch)].evaluate(blocks: Int(chunk.start)..<Int(chunk.end), time: time,
-                                                              nodeTimes: work.value.nodeTimes)
+            if pool == nil {
+                let threads = configuration.maximumThreads > 0 ? configuration.maximumThreads : WorkerPool.processorCount
+                pool = WorkerPool(workers: threads - 1)
             }
+            pool!.run(chunks.count, on: self)
         }
 
         compose()
         collectTrackEvents()
+    }
+
+    /// Runs chunk `k` of the current frame (on whichever thread the pool gives it).
+    func runChunk(_ k: Int) {
+        let chunk = chunks[k]
+        store.batches[Int(chunk.batch)].evaluate(blocks: Int(chunk.start)..<Int(chunk.end), time: frameTime,
+                                                 nodeTimes: UnsafePointer(store.nodeTimes.base))
     }
 
     /// Group nodes, parents first: each writes its children's parent time, or NaN where the group

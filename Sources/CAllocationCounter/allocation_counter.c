@@ -1,0 +1,85 @@
+#include "allocation_counter.h"
+#include <errno.h>   // first: on glibc it defines __GLIBC__
+
+#if defined(__linux__) && defined(__GLIBC__)
+#include <stdatomic.h>
+#include <stddef.h>
+#include <unistd.h>
+
+// glibc's own allocator entry points: the definitions below take the public names in this
+// executable (the dynamic linker resolves every library's malloc to the executable's first).
+extern void *__libc_malloc(size_t size);
+extern void *__libc_calloc(size_t count, size_t size);
+extern void *__libc_realloc(void *pointer, size_t size);
+extern void __libc_free(void *pointer);
+extern void *__libc_memalign(size_t alignment, size_t size);
+
+static atomic_long allocation_count;
+static atomic_int counting;
+
+static inline void count_one(void) {
+    if (atomic_load_explicit(&counting, memory_order_relaxed)) {
+        atomic_fetch_add_explicit(&allocation_count, 1, memory_order_relaxed);
+    }
+}
+
+void *malloc(size_t size) {
+    count_one();
+    return __libc_malloc(size);
+}
+
+void *calloc(size_t count, size_t size) {
+    count_one();
+    return __libc_calloc(count, size);
+}
+
+void *realloc(void *pointer, size_t size) {
+    count_one();
+    return __libc_realloc(pointer, size);
+}
+
+void free(void *pointer) { __libc_free(pointer); }
+
+void *memalign(size_t alignment, size_t size) {
+    count_one();
+    return __libc_memalign(alignment, size);
+}
+
+void *aligned_alloc(size_t alignment, size_t size) {
+    count_one();
+    return __libc_memalign(alignment, size);
+}
+
+int posix_memalign(void **result, size_t alignment, size_t size) {
+    if (alignment < sizeof(void *) || (alignment & (alignment - 1)) != 0) return EINVAL;
+    count_one();
+    void *pointer = __libc_memalign(alignment, size);
+    if (pointer == NULL) return ENOMEM;
+    *result = pointer;
+    return 0;
+}
+
+void *valloc(size_t size) {
+    count_one();
+    return __libc_memalign((size_t)sysconf(_SC_PAGESIZE), size);
+}
+
+int allocation_counter_available(void) { return 1; }
+
+void allocation_counter_start(void) {
+    atomic_store(&allocation_count, 0);
+    atomic_store(&counting, 1);
+}
+
+long allocation_counter_stop(void) {
+    atomic_store(&counting, 0);
+    return atomic_load(&allocation_count);
+}
+
+#else
+
+int allocation_counter_available(void) { return 0; }
+void allocation_counter_start(void) {}
+long allocation_counter_stop(void) { return -1; }
+
+#endif

@@ -1,0 +1,24 @@
+#ifndef ALLOCATION_COUNTER_H
+#define ALLOCATION_COUNTER_H
+
+// Counts heap allocations of the whole process, so that tests and benchmarks can check that a
+// steady-state frame allocates nothing. Linking this target replaces malloc, calloc, realloc,
+// posix_memalign, aligned_alloc, memalign and valloc in the executable (they count, then forward
+// to glibc's own entry points); it is for test and benchmark executables only, never libraries.
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/// 1 when allocations can be counted here (glibc), 0 elsewhere.
+int allocation_counter_available(void);
+/// Resets the count and starts counting (every thread).
+void allocation_counter_start(void);
+/// Stops counting and returns the number of allocations since the start.
+long allocation_counter_stop(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
