@@ -22,11 +22,18 @@ let package = Package(
         .target(name: "AnimationCore"),
         // Struct-of-arrays track store, SIMD kernels and the frame evaluator. Imports AnimationCore
         // (to compile animations and to be tested against its reference evaluator), nothing above it.
-        .target(name: "AnimationBatch", dependencies: ["AnimationCore"]),
+        .target(name: "AnimationBatch", dependencies: ["AnimationCore", "CKernelSupport"]),
+        // Inline C helpers the kernels need and Swift cannot express (a prefetch hint).
+        .target(name: "CKernelSupport"),
         // Seeded workloads: the random animations of the agreement tests and design.md's W1–W3,
         // shared by the tests, the command-line tool and the benchmarks.
-        .target(name: "AnimationWorkloads", dependencies: ["AnimationCore", "AnimationBatch"]),
+        .target(name: "AnimationWorkloads", dependencies: ["AnimationCore", "AnimationBatch", "CBuildInfo"]),
         .target(name: "CAllocationCounter"),
+        // Prints the AnimationBatch figures (W1, W2) beside the scalar reference; the benchmark
+        // suites in Benchmarks/ reuse the same workload code.
+        .executableTarget(name: "batch-figures", dependencies: ["AnimationBatch", "AnimationWorkloads", "CAllocationCounter"]),
+        // What the build was compiled for (the -Xcc flags), for benchmark reports.
+        .target(name: "CBuildInfo"),
         .testTarget(
             name: "AnimationBatchTests",
             dependencies: [

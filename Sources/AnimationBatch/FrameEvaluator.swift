@@ -14,7 +14,7 @@ import AnimationCore
 ///
 /// A steady-state frame — no tracks added or removed since the last — allocates nothing: plans,
 /// event storage and scratch are sized when the store changes.
-public final class FrameEvaluator {
+public final class FrameEvaluator: ParallelJob {
     /// How a frame is cut and run.
     public struct Configuration: Sendable {
         /// Below this many tracks a frame runs on the calling thread alone.
@@ -27,12 +27,19 @@ public final class FrameEvaluator {
         /// The most threads a frame uses (the caller included); 0 means one per processor, 1 forces
         /// the calling thread alone.
         public var maximumThreads: Int
+        /// Called once on each worker thread when it starts, with its number (1, 2, …; the
+        /// calling thread is 0): to name it, set its priority or affinity, or register it with a
+        /// profiler. Workers start on the first parallel frame, and again after the configuration
+        /// changes.
+        public var workerStarted: (@Sendable (_ worker: Int) -> Void)?
 
-        public init(parallelThreshold: Int = 65_536, chunkSize: Int = 4_096, chunksPerBatch: Int? = nil, maximumThreads: Int = 0) {
+        public init(parallelThreshold: Int = 65_536, chunkSize: Int = 4_096, chunksPerBatch: Int? = nil, maximumThreads: Int = 0,
+                    workerStarted: (@Sendable (_ worker: Int) -> Void)? = nil) {
             self.parallelThreshold = parallelThreshold
             self.chunkSize = chunkSize
             self.chunksPerBatch = chunksPerBatch
             self.maximumThreads = maximumThreads
+            self.workerStarted = workerStarted
         }
     }
 
@@ -125,9 +132,9 @@ public final class FrameEvaluator {
         } else {
             if pool == nil {
                 let threads = configuration.maximumThreads > 0 ? configuration.maximumThreads : WorkerPool.processorCount
-                pool = WorkerPool(workers: threads - 1)
+                pool = WorkerPool(workers: threads - 1, onStart: configuration.workerStarted)
             }
-            pool!.run(chunks.count, on: self)
+            pool!.run(chunks.count, job: self)
         }
 
         compose()
@@ -178,15 +185,18 @@ public final class FrameEvaluator {
 
     private func collectTrackEvents() {
         for batch in store.batches {
-            let bits = batch.events.base
+            let bits = batch.state.base
+            let eventBits = UInt64(TrackState.started | TrackState.finished) * 0x0101_0101_0101_0101
             for block in 0..<batch.blockCount {
                 let i = block * 16
-                let word = load16(bits, i)
-                guard any(word .!= 0) else { continue }
-                for lane in 0..<16 where word[lane] != 0 {
+                // Two scalar words: a byte-vector comparison would compile lane by lane.
+                let raw = UnsafeRawPointer(bits + i)
+                guard (raw.loadUnaligned(as: UInt64.self) | raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self)) & eventBits != 0 else { continue }
+                for lane in 0..<16 where bits[i + lane] & (TrackState.started | TrackState.finished) != 0 {
+                    let word = bits[i + lane]
                     let handle = AnimationHandle(rawValue: batch.animationID[i + lane])
-                    if word[lane] & TrackState.started != 0 { appendEvent(AnimationEvent(animation: handle, kind: .started)) }
-                    if word[lane] & TrackState.finished != 0 {
+                    if word & TrackState.started != 0 { appendEvent(AnimationEvent(animation: handle, kind: .started)) }
+                    if word & TrackState.finished != 0 {
                         appendEvent(AnimationEvent(animation: handle, kind: .stopped, outcome: .finished))
                     }
                 }
@@ -210,6 +220,7 @@ public final class FrameEvaluator {
                     switch batch {
                     case let paths as PathBatch: angle = paths.angle[i]
                     case let keyframes as KeyframeBatch: angle = keyframes.angle[i]
+                    case let reference as ReferenceBatch: angle = reference.angle[i]
                     default: continue
                     }
                     if case .transform(let t) = accumulated {
@@ -226,10 +237,11 @@ public final class FrameEvaluator {
                 case .valueFunction(let function):
                     value = .transform(function.transform(for: Double(batch.outputs.pointers[0][i])))
                 case .recompute:
-                    let progress = Double(batch.progress[i])
-                    let state = TimingState(phase: .active, contributes: true, activeTime: 0, iteration: Double(batch.iteration[i]),
-                                            basicTime: progress * batch.duration[i], progress: progress)
-                    guard let v = animation.value(in: state, base: base) else { continue }
+                    // The reference's own timing state, in Double, at the track's parent time.
+                    let group = batch.group[i]
+                    let parentTime = group >= 0 ? store.nodeTimes[Int(group)] : time
+                    let state = animation.timing.state(atParentTime: parentTime)
+                    guard state.contributes, let v = animation.value(in: state, base: base) else { continue }
                     value = v
                 }
                 let composed = animation.isAdditive ? base.adding(value) : value   // §4.3

@@ -398,6 +398,20 @@ public final class TrackStore {
         return Int32(tracks.count - 1)
     }
 
+    /// Whether the Float curve kernel can evaluate the per-segment timing functions of a keyframe
+    /// animation within the precision contract (semantics §5.4: linear and cubic modes use them).
+    /// If not, the track is evaluated by the reference (``ReferenceBatch``): a nearly vertical
+    /// curve magnifies even the Float rounding of the segment's local time past the bound. (A
+    /// nearly vertical animation-level function needs no such detour: the kernels evaluate it in
+    /// Double from the Double progress, see ``CurveColumns``.)
+    private func segmentCurvesWithinFloatPrecision(_ animation: any PropertyAnimation) -> Bool {
+        guard let k = animation as? KeyframeAnimation, let functions = k.timingFunctions,
+              k.calculationMode == .linear || k.calculationMode == .cubic else { return true }
+        return functions.allSatisfy { precisionCache.isWithinFloatPrecision($0) }
+    }
+
+    private var precisionCache = CompiledCurve.PrecisionCache()
+
     private func compile(_ leaf: AnimationLeaf, leafIndex: Int32, animation a: Int32, handle: UInt64, layer: LayerID,
                          sequence: UInt64, group: Int32, topLevelRemovedOnCompletion: Bool) -> Int32 {
         let animation = leaf.animation
@@ -411,9 +425,9 @@ public final class TrackStore {
         let isMatrix = valueKind == .transform || valueKind == .affineTransform
 
         let key: BatchKey
-        var curve = CompiledCurve(animation.timingFunction)
+        var curve = animation.timingFunction
         switch animation {
-        case _ where isMatrix:
+        case _ where isMatrix || !segmentCurvesWithinFloatPrecision(animation):
             key = .reference(valueKind)
         case let k as KeyframeAnimation where k.path != nil && (k.calculationMode == .paced || k.calculationMode == .cubicPaced):
             key = .path
@@ -554,18 +568,25 @@ public final class TrackStore {
                               cumulative: s.isCumulative)
             dependsOnBase = s.dependsOnBase
         case let reference as ReferenceBatch:
-            reference.setAnimation(i, animation, model: base, exclusive: exclusive, additive: animation.isAdditive)
+            if let function = animation.valueFunction {
+                // The batch holds the number (compose applies the function, §4.7): the animation
+                // without its function, over the function's identity input.
+                var numeric = animation
+                numeric.valueFunction = nil
+                reference.setAnimation(i, numeric, model: .scalar(function.identityInput), exclusive: false, additive: false)
+            } else {
+                reference.setAnimation(i, animation, model: base, exclusive: exclusive, additive: animation.isAdditive)
+            }
             dependsOnBase = (animation as? BasicAnimation)?.dependsOnBase ?? (animation as? SpringAnimation)?.dependsOnBase ?? false
         default:
             break
         }
         if exclusive {
             batch.base.set(i, ValueStorage.floats(model))
-            batch.addsBase[i] = animation.isAdditive ? 1 : 0
         } else {
             batch.base.clear(i)
-            batch.addsBase[i] = 0
         }
+        batch.setFlag(i, CompiledTiming.addsBase, exclusive && animation.isAdditive)
         if let function = animation.valueFunction {
             tracks[Int(t)].op = .valueFunction(function)
         } else {

@@ -59,8 +59,11 @@ public struct RandomAnimations {
         switch unit() {
         case ..<0.25: return nil
         case ..<0.6: return TimingFunction(name: pick(TimingFunction.Name.allCases))
-        default:
+        case ..<0.95:
             return try? TimingFunction(controlPoints: number(0...1), number(-0.5...1.5), number(0...1), number(-0.5...1.5))
+        default:
+            // Nearly vertical mid-curve: some go to the Double fallback (TimingCurveBatch.usesFloatKernel).
+            return try? TimingFunction(controlPoints: number(0.97...1), number(-1...2), number(0...0.03), number(-1...2))
         }
     }
 

@@ -15,10 +15,14 @@ extern void __libc_free(void *pointer);
 extern void *__libc_memalign(size_t alignment, size_t size);
 
 static atomic_long allocation_count;
+// 0: off; 1: every thread; 2: only threads that called allocation_counter_include_thread(1).
 static atomic_int counting;
+// Initial-exec TLS in the executable: reading it never allocates.
+static __thread int thread_included;
 
 static inline void count_one(void) {
-    if (atomic_load_explicit(&counting, memory_order_relaxed)) {
+    int mode = atomic_load_explicit(&counting, memory_order_relaxed);
+    if (mode == 1 || (mode == 2 && thread_included)) {
         atomic_fetch_add_explicit(&allocation_count, 1, memory_order_relaxed);
     }
 }
@@ -76,10 +80,19 @@ long allocation_counter_stop(void) {
     return atomic_load(&allocation_count);
 }
 
+void allocation_counter_start_included_threads(void) {
+    atomic_store(&allocation_count, 0);
+    atomic_store(&counting, 2);
+}
+
+void allocation_counter_include_thread(int included) { thread_included = included; }
+
 #else
 
 int allocation_counter_available(void) { return 0; }
 void allocation_counter_start(void) {}
 long allocation_counter_stop(void) { return -1; }
+void allocation_counter_start_included_threads(void) {}
+void allocation_counter_include_thread(int included) { (void)included; }
 
 #endif

@@ -2,7 +2,15 @@ import AnimationBatch
 import AnimationCore
 import AnimationWorkloads
 import CAllocationCounter
+import Synchronization
 import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+enum WorkerPoolInfo {
+    static var processorCount: Int { max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))) }
+}
 
 @Suite("Steady-state frames allocate nothing (design.md)")
 struct AllocationTests {
@@ -22,17 +30,27 @@ struct AllocationTests {
     func steadyStateFramesDoNotAllocate() throws {
         guard allocation_counter_available() == 1 else { return }
         let scene = try Scene(seed: 5, layers: TestScale.count(debug: 100, release: 3_000))
+        // Only this thread and the evaluator's workers count: other tests run concurrently.
+        allocation_counter_include_thread(1)
+        defer { allocation_counter_include_thread(0) }
+        let started = Atomic<Int>(0)
         for threads in [1, 0] {
-            let evaluator = FrameEvaluator(store: scene.store, configuration: .init(parallelThreshold: 0, chunksPerBatch: 4, maximumThreads: threads))
+            let configuration = FrameEvaluator.Configuration(parallelThreshold: 0, chunksPerBatch: 4, maximumThreads: threads) { _ in
+                allocation_counter_include_thread(1)
+                started.add(1, ordering: .relaxed)
+            }
+            let evaluator = FrameEvaluator(store: scene.store, configuration: configuration)
             evaluator.evaluate(at: 0)   // plans and warms up
             evaluator.evaluate(at: 0.1)
             var total = 0
             for k in 0..<30 {
-                allocation_counter_start()
+                allocation_counter_start_included_threads()
                 evaluator.evaluate(at: 0.2 + Double(k) / 30)
                 total += allocation_counter_stop()
             }
             #expect(total == 0, "\(total) allocations in 30 frames with maximumThreads = \(threads)")
         }
+        // The workers (one fewer than the processors) started and were counted.
+        #expect(started.load(ordering: .relaxed) == WorkerPoolInfo.processorCount - 1)
     }
 }

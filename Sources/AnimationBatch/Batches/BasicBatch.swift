@@ -14,8 +14,6 @@ import AnimationCore
 final class BasicBatch: TrackBatch {
     let start: VectorColumns
     let delta: VectorColumns
-    /// 1 for cumulative tracks.
-    let cumulative = Column<Float>(fill: 0)
 
     override init(width: Int) {
         start = VectorColumns(width: width)
@@ -26,40 +24,40 @@ final class BasicBatch: TrackBatch {
     override func reserveSpecific(_ needed: Int, count: Int) {
         start.reserve(needed, count: count)
         delta.reserve(needed, count: count)
-        cumulative.reserve(needed, count: count)
     }
 
     override func moveSpecific(_ from: Int, to: Int) {
         start.move(from, to: to)
         delta.move(from, to: to)
-        cumulative[to] = cumulative[from]
     }
 
     override func clearSpecific(_ i: Int) {
         start.clear(i)
         delta.clear(i)
-        cumulative[i] = 0
     }
 
     func setValues(_ i: Int, start s: [Float], delta d: [Float], cumulative isCumulative: Bool) {
         start.set(i, s)
         delta.set(i, d)
-        cumulative[i] = isCumulative ? 1 : 0
+        setFlag(i, CompiledTiming.cumulative, isCumulative)
     }
 
     override func evaluate(blocks: Range<Int>, time: Double, nodeTimes: UnsafePointer<Double>) {
         let timingKernel = self.timingKernel
         let curves = self.curves.columns
+        let state = statePointers, out = outputPointers
+        let start = self.start.pointers, delta = self.delta.pointers
+        let width = self.width
         for block in blocks {
             let i = block * 16
             let timing = timingKernel.evaluate(block: i, time: time, nodeTimes: nodeTimes)
-            storeState(timing, block: i)
+            state.store(timing, block: i)
             let f = CurveKernel.evaluate(timing, curves: curves, block: i)
-            let amount = f + timing.iteration * load16(cumulative.base, i)
-            let add = load16(addsBase.base, i)
+            let amount = f + timing.iteration * timing.bit(CompiledTiming.cumulative)
+            let add = timing.bit(CompiledTiming.addsBase)
             for c in 0..<width {
-                let v = load16(start.pointers[c], i) + load16(delta.pointers[c], i) * amount
-                storeOutput(v, component: c, weight: timing.weight, addsBase: add, block: i)
+                let v = load16(start[c], i) + load16(delta[c], i) * amount
+                out.store(v, component: c, weight: timing.weight, addsBase: add, block: i)
             }
         }
     }

@@ -1,4 +1,5 @@
 import AnimationCore
+import CKernelSupport
 
 /// One keyframe track's data, flattened for the pools.
 struct CompiledKeyframes {
@@ -9,7 +10,7 @@ struct CompiledKeyframes {
     /// Per segment: the outgoing tangent at its first key then the incoming one at its second,
     /// `2 · width` floats (n − 1 segments; n for discrete so that every held key has one).
     var tangents: [Float]
-    /// Per segment: 12 curve coefficients and the linear flag, or empty when every segment is linear.
+    /// Per segment: the curve's control points (4 floats), or empty when every segment is linear.
     var segmentCurves: [Float]
     var isDiscrete: Bool
     var cumulativeDelta: [Float]
@@ -37,156 +38,176 @@ struct CompiledKeyframes {
 /// of progress (6e-8 of the duration) away from the reference's Double decision.
 final class KeyframeBatch: TrackBatch {
     let cumulativeDelta: VectorColumns
-    let keyOffset = Column<Int32>(fill: 0)
-    let keyCount = Column<Int32>(fill: 1)
-    let keyStride = Column<Int32>(fill: 1)
-    let keyTimeOffset = Column<Int32>(fill: 0)
-    let keyTimeCount = Column<Int32>(fill: 1)
-    let segmentOffset = Column<Int32>(fill: 0)
-    let curveOffset = Column<Int32>(fill: -1)
+    /// Where the track's record starts in `records` (floats).
+    let recordOffset = Column<Int32>(fill: 0)
+    /// Interpolating tracks: segments (0 for a single value). Discrete tracks: held values.
+    let count1 = Column<Int32>(fill: 0)
+    /// Discrete tracks: key times (n or n + 1).
+    let count2 = Column<Int32>(fill: 0)
     let cursor = Column<Int32>(fill: 0)
-    let discrete = Column<UInt8>(fill: 0)
+    /// ``Layout`` bits.
+    let layout = Column<UInt8>(fill: 0)
     /// The tangent angle for path tracks with a rotation mode (semantics §5.7).
     let angle = Column<Float>(fill: 0)
 
-    let keyTimes = Pool<Float>(fill: 0)
-    let values = Pool<Float>(fill: 0)
-    let tangents = Pool<Float>(fill: 0)
-    let segmentCurves = Pool<Float>(fill: 0)
+    enum Layout {
+        static let discrete: UInt8 = 1
+        static let curves: UInt8 = 4
+    }
+
+    /// Every track's keyframe data as one contiguous record, segment-major for interpolating tracks:
+    /// segment j is `[t_j, t_{j+1}, v_j, v_{j+1}, d_j, s_{j+1}, curve?]`, so the common case — the
+    /// cursor's segment still holds the time — reads one cache line per track. Discrete tracks hold
+    /// `[key times, values]`; a single value is `[v]`. (Separate pools for times, values and tangents
+    /// left the kernel waiting on three cache misses per track.)
+    let records = Pool<Float>(fill: 0)
     /// Pool floats that belong to removed tracks (compacted when they outnumber the live ones).
     private var garbage = 0
 
     /// Path tracks with a rotation mode keep their animation: the angle is the reference's own
     /// (the tangent of the exact segment, with its fall-backs at cusps). Parallel to positions.
     private(set) var rotating: [KeyframeAnimation?] = []
+    /// How many entries of `rotating` are set (so a frame can skip the rotation pass in O(1)).
+    private var rotatingCount = 0
 
     override init(width: Int) {
         cumulativeDelta = VectorColumns(width: width)
         super.init(width: width)
+        _ = records.append([Float](repeating: 0, count: 16))   // the padding lanes' record
     }
 
-    private var intColumns: [Column<Int32>] { [keyOffset, keyCount, keyStride, keyTimeOffset, keyTimeCount, segmentOffset, curveOffset, cursor] }
+    private var intColumns: [Column<Int32>] { [recordOffset, count1, count2, cursor] }
 
     override func reserveSpecific(_ needed: Int, count: Int) {
         cumulativeDelta.reserve(needed, count: count)
         for c in intColumns { c.reserve(needed, count: count) }
-        discrete.reserve(needed, count: count)
+        layout.reserve(needed, count: count)
         angle.reserve(needed, count: count)
     }
 
     override func moveSpecific(_ from: Int, to: Int) {
         cumulativeDelta.move(from, to: to)
         for c in intColumns { c[to] = c[from] }
-        discrete[to] = discrete[from]
+        layout[to] = layout[from]
         angle[to] = angle[from]
         rotating[to] = rotating[from]
     }
 
     override func willRemoveSpecific(_ i: Int) {
-        garbage += poolUse(i)
+        garbage += recordSize(i)
+        if rotating[i] != nil { rotatingCount -= 1 }
     }
 
     override func clearSpecific(_ i: Int) {
         cumulativeDelta.clear(i)
         for c in intColumns { c[i] = c.fill }
-        discrete[i] = 0
+        layout[i] = 0
         angle[i] = 0
         rotating.removeLast()
     }
 
-    private func poolUse(_ i: Int) -> Int {
-        let n = Int(keyCount[i])
-        return (n + 1) * width * Int(keyStride[i]) + Int(keyTimeCount[i]) + n * 2 * width + (curveOffset[i] >= 0 ? 13 * n : 0)
+    /// Floats per segment record.
+    @inline(__always)
+    func segmentSize(curves: Bool) -> Int { 2 + 4 * width + (curves ? Self.curveStride : 0) }
+
+    private func recordSize(_ i: Int) -> Int {
+        if layout[i] & Layout.discrete != 0 { return Int(count2[i]) + (Int(count1[i]) + 1) * width }
+        let segments = Int(count1[i])
+        return segments == 0 ? width : segments * segmentSize(curves: layout[i] & Layout.curves != 0)
     }
 
     /// Stores the keyframe data of track `i` (new, or replaced in place).
     func setKeyframes(_ i: Int, _ k: CompiledKeyframes, rotating animation: KeyframeAnimation?) {
         if i < rotating.count {
-            garbage += poolUse(i)
+            garbage += recordSize(i)
+            if rotating[i] != nil { rotatingCount -= 1 }
             rotating[i] = animation
         } else {
             rotating.append(animation)
         }
-        // Keyframes (for the lookup): with stride 2 the values are a (start, end) pair per segment.
-        let n = k.keyStride == 2 ? k.values.count / (2 * width) + 1 : k.values.count / width
-        // One padding key after the last, so that `key + 1` is always readable.
-        keyOffset[i] = Int32(values.append(k.values + k.values.suffix(width)) / width)
-        keyCount[i] = Int32(n)
-        keyStride[i] = Int32(k.keyStride)
-        keyTimeOffset[i] = Int32(keyTimes.append(k.keyTimes))
-        keyTimeCount[i] = Int32(k.keyTimes.count)
-        let segments = max(n, 1)
-        var tangentData = k.tangents
-        if tangentData.count < segments * 2 * width {
-            tangentData += [Float](repeating: 0, count: segments * 2 * width - tangentData.count)
-        }
-        segmentOffset[i] = Int32(tangents.append(tangentData) / (2 * width))
-        if k.segmentCurves.isEmpty {
-            curveOffset[i] = -1
+        if animation != nil { rotatingCount += 1 }
+        let w = width
+        var record: [Float] = []
+        var flags: UInt8 = 0
+        if k.isDiscrete {
+            let n = k.values.count / w
+            record = k.keyTimes + k.values + k.values.suffix(w)
+            count1[i] = Int32(n)
+            count2[i] = Int32(k.keyTimes.count)
+            flags |= Layout.discrete
         } else {
-            var curveData = k.segmentCurves
-            if curveData.count < segments * 13 {
-                curveData += (curveData.count / 13..<segments).flatMap { _ in Self.curveFloats(.linear) }
+            // Keyframes: with pairs (paths) the values are a (start, end) pair per segment.
+            let pairs = k.keyStride == 2
+            let segments = pairs ? k.values.count / (2 * w) : max(k.values.count / w - 1, 0)
+            let curves = !k.segmentCurves.isEmpty
+            if segments == 0 {
+                record = Array(k.values.prefix(w))
+            } else {
+                for j in 0..<segments {
+                    let a = pairs ? 2 * j : j, b = pairs ? 2 * j + 1 : j + 1
+                    record += [k.keyTimes[j], k.keyTimes[j + 1]]
+                    record += k.values[(a * w)..<(a * w + w)] + k.values[(b * w)..<(b * w + w)]
+                    record += k.tangents[(j * 2 * w)..<(j * 2 * w + 2 * w)]
+                    if curves {
+                        let c = j * Self.curveStride
+                        record += c + Self.curveStride <= k.segmentCurves.count
+                            ? Array(k.segmentCurves[c..<(c + Self.curveStride)]) : Self.curveFloats(.linear)
+                    }
+                }
             }
-            curveOffset[i] = Int32(segmentCurves.append(curveData) / 13)
+            count1[i] = Int32(segments)
+            count2[i] = 0
+            if curves { flags |= Layout.curves }
         }
+        recordOffset[i] = Int32(records.append(record))
         cursor[i] = 0
-        discrete[i] = k.isDiscrete ? 1 : 0
+        layout[i] = flags
         cumulativeDelta.set(i, k.cumulativeDelta)
         compactIfNeeded()
     }
 
-    static func curveFloats(_ c: CompiledCurve) -> [Float] {
-        [c.ax, c.bx, c.cx, c.ay, c.by, c.cy, c.mirroredAx, c.mirroredBx, c.mirroredCx, c.mirroredAy, c.mirroredBy, c.mirroredCy,
-         c.isLinear ? 1 : 0]
-    }
+    /// Floats per segment curve: its control points.
+    static let curveStride = 4
 
-    /// Rebuilds the pools without the garbage when it outnumbers the live data (amortised O(1) per
-    /// removal; never during a frame).
+    static func curveFloats(_ c: CompiledCurve) -> [Float] { [c.x1, c.y1, c.x2, c.y2] }
+
+    /// Rebuilds the records without the garbage when it outnumbers the live data (amortised O(1)
+    /// per removal; never during a frame).
     private func compactIfNeeded() {
-        guard garbage > 65_536 && garbage > values.count + keyTimes.count + tangents.count + segmentCurves.count - garbage else { return }
-        let old = (values: (0..<count).map { readRange(values, Int(keyOffset[$0]) * width, (Int(keyCount[$0]) + 1) * width) },
-                   times: (0..<count).map { readRange(keyTimes, Int(keyTimeOffset[$0]), Int(keyTimeCount[$0])) },
-                   tangents: (0..<count).map { readRange(tangents, Int(segmentOffset[$0]) * 2 * width, max(Int(keyCount[$0]), 1) * 2 * width) },
-                   curves: (0..<count).map { curveOffset[$0] < 0 ? [] : readRange(segmentCurves, Int(curveOffset[$0]) * 13, max(Int(keyCount[$0]), 1) * 13) })
-        for pool in [values, keyTimes, tangents, segmentCurves] { pool.removeAll() }
-        for i in 0..<count {
-            keyOffset[i] = Int32(values.append(old.values[i]) / width)
-            keyTimeOffset[i] = Int32(keyTimes.append(old.times[i]))
-            segmentOffset[i] = Int32(tangents.append(old.tangents[i]) / (2 * width))
-            curveOffset[i] = old.curves[i].isEmpty ? -1 : Int32(segmentCurves.append(old.curves[i]) / 13)
-        }
+        guard garbage > 65_536 && garbage > records.count - garbage else { return }
+        let live = (0..<count).map { i in (0..<recordSize(i)).map { records[Int(recordOffset[i]) + $0] } }
+        records.removeAll()
+        _ = records.append([Float](repeating: 0, count: 16))
+        for i in 0..<count { recordOffset[i] = Int32(records.append(live[i])) }
         garbage = 0
     }
 
-    private func readRange(_ pool: Pool<Float>, _ start: Int, _ length: Int) -> [Float] {
-        (0..<length).map { pool[start + $0] }
-    }
-
-    /// The last index `j` in `0..<n` with `times[j] ≤ p` (0 when none), starting from the track's
-    /// cursor: the cursor itself, up to four steps either way, then a binary search.
+    /// The last index `j` in `0..<n` with `time(j) ≤ p` (0 when none), starting from the track's
+    /// cursor: the cursor itself, up to four steps either way, then a binary search — at most
+    /// 8 + log₂ n probes. `time(j)` is at `times + j·stride`.
     @inline(__always)
-    private func lastKey(atOrBefore p: Float, times: UnsafeMutablePointer<Float>, count n: Int, cursor start: Int) -> Int {
+    private static func lastKey(atOrBefore p: Float, times: UnsafeMutablePointer<Float>, stride: Int, count n: Int, cursor start: Int) -> Int {
+        @inline(__always) func time(_ j: Int) -> Float { times[j * stride] }
         var j = min(max(start, 0), n - 1)
-        if times[j] <= p {
+        if time(j) <= p {
             var steps = 0
-            while j + 1 < n && times[j + 1] <= p && steps < 4 { j += 1; steps += 1 }
-            if j + 1 < n && times[j + 1] <= p {
+            while j + 1 < n && time(j + 1) <= p && steps < 4 { j += 1; steps += 1 }
+            if j + 1 < n && time(j + 1) <= p {
                 var lo = j + 1, hi = n - 1   // the answer is in [lo, hi]
                 while lo < hi {
                     let mid = (lo + hi + 1) / 2
-                    if times[mid] <= p { lo = mid } else { hi = mid - 1 }
+                    if time(mid) <= p { lo = mid } else { hi = mid - 1 }
                 }
                 j = lo
             }
         } else {
             var steps = 0
-            while j > 0 && times[j] > p && steps < 4 { j -= 1; steps += 1 }
-            if times[j] > p {
+            while j > 0 && time(j) > p && steps < 4 { j -= 1; steps += 1 }
+            if time(j) > p {
                 var lo = 0, hi = j   // the last index ≤ p is below j (or 0)
                 while lo < hi {
                     let mid = (lo + hi + 1) / 2
-                    if times[mid] <= p { lo = mid } else { hi = mid - 1 }
+                    if time(mid) <= p { lo = mid } else { hi = mid - 1 }
                 }
                 j = lo
             }
@@ -197,94 +218,138 @@ final class KeyframeBatch: TrackBatch {
     override func evaluate(blocks: Range<Int>, time: Double, nodeTimes: UnsafePointer<Double>) {
         let timingKernel = self.timingKernel
         let curves = self.curves.columns
+        let state = statePointers, out = outputPointers
         let w = width
+        let recordOffset = self.recordOffset.base, count1 = self.count1.base, count2 = self.count2.base
+        let cursor = self.cursor.base, layout = self.layout.base
+        let angle = self.angle.base, cumulativeDelta = self.cumulativeDelta.pointers
+        let records = self.records.base
+        let anyRotating = rotatingCount > 0
+        let plainSegment = segmentSize(curves: false), curvedSegment = segmentSize(curves: true)
         for block in blocks {
             let i = block * 16
             let timing = timingKernel.evaluate(block: i, time: time, nodeTimes: nodeTimes)
-            storeState(timing, block: i)
+            state.store(timing, block: i)
             let p1 = CurveKernel.evaluate(timing, curves: curves, block: i)   // §5.4: the animation's curve first
 
-            // Segment lookup, per lane.
+            // Prefetch the records two blocks ahead (their cursor's segment): each track reads one
+            // cache line of its record, at an offset the hardware prefetcher cannot predict.
+            if block + 2 < blocks.upperBound {
+                let ahead = i + 32
+                for lane in 0..<16 {
+                    let t = ahead + lane
+                    let size = layout[t] & Layout.curves != 0 ? curvedSegment : plainSegment
+                    animation_prefetch(records + Int(recordOffset[t]) + Int(cursor[t]) * size)
+                }
+            }
+
+            // Segment lookup, per lane: `segment` is where the lane's segment record (or held value)
+            // starts in `records`.
             var q = SIMD16<Float>(repeating: 0)
-            var segment = SIMD16<Int32>(repeating: 0)
             var curved = false
-            for lane in 0..<16 where timing.weight[lane] != 0 {
-                let t = i + lane
-                let n = Int(keyCount[t])
-                let times = keyTimes.base + Int(keyTimeOffset[t])
-                let p = p1[lane]
-                var j = 0
-                var fraction: Float = 0
-                if discrete[t] != 0 {
-                    // §5.2: value j holds on [kt_j, kt_{j+1}); the last value from its key time on.
-                    j = p >= 1 ? n - 1 : lastKey(atOrBefore: p, times: times, count: min(Int(keyTimeCount[t]), n), cursor: Int(cursor[t]))
-                } else if n > 1 {
-                    let m = n - 1
-                    if p < times[0] {
-                        j = 0
-                    } else if p >= times[m] {
-                        j = m - 1
+            var starts = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+            withUnsafeMutableBytes(of: &starts) { raw in
+                let segmentStart = raw.baseAddress!.assumingMemoryBound(to: Int.self)
+                for lane in 0..<16 {
+                    let t = i + lane
+                    let record = Int(recordOffset[t])
+                    segmentStart[lane] = record
+                    guard timing.weight[lane] != 0 else { continue }
+                    let p = p1[lane]
+                    let flags = layout[t]
+                    if flags & Layout.discrete != 0 {
+                        // §5.2: value j holds on [kt_j, kt_{j+1}); the last value from its key time on.
+                        let n = Int(count1[t]), times = Int(count2[t])
+                        let j = p >= 1 ? n - 1 : Self.lastKey(atOrBefore: p, times: records + record, stride: 1,
+                                                             count: min(times, n), cursor: Int(cursor[t]))
+                        cursor[t] = Int32(j)
+                        segmentStart[lane] = record + times + j * w   // the held value; q stays 0
+                        continue
+                    }
+                    let m = Int(count1[t])
+                    guard m > 0 else { continue }   // a single value: q = 0 on [v]
+                    let size = flags & Layout.curves != 0 ? curvedSegment : plainSegment
+                    let segments = records + record
+                    var j = Int(cursor[t])
+                    // The cursor's segment usually still holds p: one record read.
+                    if !(j < m && segments[j * size] <= p && (p < segments[j * size + 1] || j == m - 1)) {
+                        if p < segments[0] {
+                            j = 0
+                        } else {
+                            // §5.4: the last segment starting at or before p (equal key times: the later wins).
+                            j = Self.lastKey(atOrBefore: p, times: segments, stride: size, count: m, cursor: j)
+                        }
+                    }
+                    cursor[t] = Int32(j)
+                    let s = segments + j * size
+                    let (t0, t1) = (s[0], s[1])
+                    var fraction: Float
+                    if p < t0 {
+                        fraction = 0
+                    } else if p >= t1 {
                         fraction = 1
                     } else {
-                        // §5.4: the last segment starting at or before p (equal key times: the later wins).
-                        j = lastKey(atOrBefore: p, times: times, count: m, cursor: Int(cursor[t]))
-                        let span = times[j + 1] - times[j]
-                        fraction = span > 0 ? (p - times[j]) / span : 1
+                        fraction = t1 > t0 ? (p - t0) / (t1 - t0) : 1
                     }
-                    if curveOffset[t] >= 0 { curved = true }
+                    q[lane] = fraction
+                    segmentStart[lane] = record + j * size + 2
+                    if flags & Layout.curves != 0 { curved = true }
                 }
-                cursor[t] = Int32(j)
-                segment[lane] = Int32(j)
-                q[lane] = fraction
             }
 
             // The segments' own timing functions (§5.4), gathered per lane and solved in SIMD.
             if curved {
-                var ax = SIMD16<Float>(repeating: 0), bx = ax, cx = SIMD16<Float>(repeating: 1)
-                var ay = ax, by = ax, cy = cx
-                var max1 = ax, mbx = ax, mcx = cx, may = ax, mby = ax, mcy = cx
-                var linear = SIMD16<Float>(repeating: 1)
-                for lane in 0..<16 where timing.weight[lane] != 0 && curveOffset[i + lane] >= 0 && discrete[i + lane] == 0 {
-                    let c = segmentCurves.base + (Int(curveOffset[i + lane]) + Int(segment[lane])) * 13
-                    ax[lane] = c[0]; bx[lane] = c[1]; cx[lane] = c[2]; ay[lane] = c[3]; by[lane] = c[4]; cy[lane] = c[5]
-                    max1[lane] = c[6]; mbx[lane] = c[7]; mcx[lane] = c[8]; may[lane] = c[9]; mby[lane] = c[10]; mcy[lane] = c[11]
-                    linear[lane] = c[12]
+                var x1 = SIMD16<Float>(repeating: 0), y1 = x1, x2 = SIMD16<Float>(repeating: 1), y2 = x2
+                withUnsafeBytes(of: starts) { raw in
+                    let segmentStart = raw.baseAddress!.assumingMemoryBound(to: Int.self)
+                    for lane in 0..<16 where timing.weight[lane] != 0 && layout[i + lane] & (Layout.curves | Layout.discrete) == Layout.curves
+                        && count1[i + lane] > 0 {
+                        let c = records + segmentStart[lane] + 4 * w
+                        (x1[lane], y1[lane], x2[lane], y2[lane]) = (c[0], c[1], c[2], c[3])
+                    }
                 }
-                let mirrored = q .> 0.5
-                let x = q.replacing(with: 1 - q, where: mirrored)
-                let y = CurveKernel.solve(x: x, ax: ax.replacing(with: max1, where: mirrored), bx: bx.replacing(with: mbx, where: mirrored),
-                                          cx: cx.replacing(with: mcx, where: mirrored), ay: ay.replacing(with: may, where: mirrored),
-                                          by: by.replacing(with: mby, where: mirrored), cy: cy.replacing(with: mcy, where: mirrored))
-                q = y.replacing(with: 1 - y, where: mirrored).replacing(with: q, where: linear .!= 0)
+                let mirror = q .> 0.5
+                q = CurveKernel.evaluate(mirroredInput: q.replacing(with: 1 - q, where: mirror), mirror: mirror, raw: q,
+                                         x1: x1, y1: y1, x2: x2, y2: y2)
             }
 
-            // The Hermite sum, per lane.
+            // The Hermite sum, per lane: H(v_j, v_{j+1}, d_j, s_{j+1}; q); discrete and single values
+            // have q = 0, where H is v_j.
             let q2 = q * q, q3 = q2 * q
             let h00 = 2 * q3 - 3 * q2 + 1, h10 = q3 - 2 * q2 + q, h01 = -2 * q3 + 3 * q2, h11 = q3 - q2
-            for lane in 0..<16 {
-                let t = i + lane
-                guard timing.weight[lane] != 0 else {
-                    for c in 0..<w { outputs.pointers[c][t] = 0 }
-                    continue
+            withUnsafeBytes(of: starts) { raw in
+                let segmentStart = raw.baseAddress!.assumingMemoryBound(to: Int.self)
+                for lane in 0..<16 {
+                    let t = i + lane
+                    guard timing.weight[lane] != 0 else {
+                        for c in 0..<w { out.outputs[c][t] = 0 }
+                        continue
+                    }
+                    let v = records + segmentStart[lane]
+                    if q[lane] == 0 {
+                        for c in 0..<w { out.outputs[c][t] = v[c] }
+                        continue
+                    }
+                    let (e00, e10, e01, e11) = (h00[lane], h10[lane], h01[lane], h11[lane])
+                    for c in 0..<w {
+                        out.outputs[c][t] = e00 * v[c] + e01 * v[w + c] + e10 * v[2 * w + c] + e11 * v[3 * w + c]
+                    }
                 }
-                let j = Int(segment[lane])
-                let a = values.base + (Int(keyOffset[t]) + j * Int(keyStride[t])) * w
-                let d = tangents.base + (Int(segmentOffset[t]) + j) * 2 * w
-                for c in 0..<w {
-                    outputs.pointers[c][t] = h00[lane] * a[c] + h10[lane] * d[c] + h01[lane] * a[w + c] + h11[lane] * d[w + c]
-                }
-                if let animation = rotating[t] {
-                    let state = TimingState(phase: .active, contributes: true, activeTime: 0, iteration: 0, basicTime: 0,
-                                            progress: lane < 8 ? timing.progressLow[lane] : timing.progressHigh[lane - 8])
-                    angle[t] = Float(animation.rotationAngle(in: state) ?? 0)
+            }
+            if anyRotating {
+                for lane in 0..<16 where i + lane < count && timing.weight[lane] != 0 {
+                    guard let animation = rotating[i + lane] else { continue }
+                    let progress = lane < 8 ? timing.progressLow[lane] : timing.progressHigh[lane - 8]
+                    let laneState = TimingState(phase: .active, contributes: true, activeTime: 0, iteration: 0, basicTime: 0, progress: progress)
+                    angle[i + lane] = Float(animation.rotationAngle(in: laneState) ?? 0)
                 }
             }
 
             // Cumulative term (§4.4) and the exclusive fallback, in SIMD.
-            let add = load16(addsBase.base, i)
+            let add = timing.bit(CompiledTiming.addsBase)
             for c in 0..<w {
-                let v = load16(outputs.pointers[c], i) + timing.iteration * load16(cumulativeDelta.pointers[c], i)
-                storeOutput(v, component: c, weight: timing.weight, addsBase: add, block: i)
+                let v = load16(out.outputs[c], i) + timing.iteration * load16(cumulativeDelta[c], i)
+                out.store(v, component: c, weight: timing.weight, addsBase: add, block: i)
             }
         }
     }

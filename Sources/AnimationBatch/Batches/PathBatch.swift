@@ -23,6 +23,7 @@ final class PathBatch: TrackBatch {
     let tables = Pool<Float>(fill: 0)
     /// Tracks with a rotation mode keep their animation (parallel to positions).
     private(set) var rotating: [KeyframeAnimation?] = []
+    private var rotatingCount = 0
     private var tableIndex: [Path: (offset: Int32, count: Int32)] = [:]
 
     init() {
@@ -49,6 +50,10 @@ final class PathBatch: TrackBatch {
         rotating[to] = rotating[from]
     }
 
+    override func willRemoveSpecific(_ i: Int) {
+        if rotating[i] != nil { rotatingCount -= 1 }
+    }
+
     override func clearSpecific(_ i: Int) {
         cumulativeDelta.clear(i)
         tableOffset[i] = 0
@@ -59,7 +64,13 @@ final class PathBatch: TrackBatch {
 
     /// Stores the path of track `i`, building (or reusing) its arc-length table.
     func setPath(_ i: Int, _ path: Path, cumulativeDelta delta: [Float], rotating animation: KeyframeAnimation?) {
-        if i < rotating.count { rotating[i] = animation } else { rotating.append(animation) }
+        if i < rotating.count {
+            if rotating[i] != nil { rotatingCount -= 1 }
+            rotating[i] = animation
+        } else {
+            rotating.append(animation)
+        }
+        if animation != nil { rotatingCount += 1 }
         if let entry = tableIndex[path] {
             tableOffset[i] = entry.offset
             sampleCount[i] = entry.count
@@ -79,10 +90,14 @@ final class PathBatch: TrackBatch {
 
     override func evaluate(blocks: Range<Int>, time: Double, nodeTimes: UnsafePointer<Double>) {
         let timingKernel = self.timingKernel
+        let state = statePointers, out = outputPointers
+        let sampleCount = self.sampleCount.base, tableOffset = self.tableOffset.base, tables = self.tables.base
+        let angle = self.angle.base, cumulativeDelta = self.cumulativeDelta.pointers
+        let anyRotating = rotatingCount > 0
         for block in blocks {
             let i = block * 16
             let timing = timingKernel.evaluate(block: i, time: time, nodeTimes: nodeTimes)
-            storeState(timing, block: i)
+            state.store(timing, block: i)
             let f = narrow(timing.progressLow, timing.progressHigh)   // §5.5: paced ignores timing functions
             var x = SIMD16<Float>(repeating: 0), y = x
             for lane in 0..<16 {
@@ -91,19 +106,22 @@ final class PathBatch: TrackBatch {
                 let position = f[lane] * Float(m - 1)
                 let k = min(Int(position), m - 2)
                 let w = position - Float(k)
-                let s = tables.base + (Int(tableOffset[t]) + k) * 2
+                let s = tables + (Int(tableOffset[t]) + k) * 2
                 x[lane] = s[0] + (s[2] - s[0]) * w
                 y[lane] = s[1] + (s[3] - s[1]) * w
-                if t < count, timing.weight[lane] != 0, let animation = rotating[t] {
-                    let state = TimingState(phase: .active, contributes: true, activeTime: 0, iteration: 0, basicTime: 0,
-                                            progress: lane < 8 ? timing.progressLow[lane] : timing.progressHigh[lane - 8])
-                    angle[t] = Float(animation.rotationAngle(in: state) ?? 0)
+            }
+            if anyRotating {
+                for lane in 0..<16 where i + lane < count && timing.weight[lane] != 0 {
+                    guard let animation = rotating[i + lane] else { continue }
+                    let progress = lane < 8 ? timing.progressLow[lane] : timing.progressHigh[lane - 8]
+                    let laneState = TimingState(phase: .active, contributes: true, activeTime: 0, iteration: 0, basicTime: 0, progress: progress)
+                    angle[i + lane] = Float(animation.rotationAngle(in: laneState) ?? 0)
                 }
             }
-            let add = load16(addsBase.base, i)
+            let add = timing.bit(CompiledTiming.addsBase)
             let k = timing.iteration
-            storeOutput(x + k * load16(cumulativeDelta.pointers[0], i), component: 0, weight: timing.weight, addsBase: add, block: i)
-            storeOutput(y + k * load16(cumulativeDelta.pointers[1], i), component: 1, weight: timing.weight, addsBase: add, block: i)
+            out.store(x + k * load16(cumulativeDelta[0], i), component: 0, weight: timing.weight, addsBase: add, block: i)
+            out.store(y + k * load16(cumulativeDelta[1], i), component: 1, weight: timing.weight, addsBase: add, block: i)
         }
     }
 }

@@ -30,7 +30,6 @@ final class SpringBatch: TrackBatch {
     let regime: SpringRegime
     let start: VectorColumns
     let delta: VectorColumns
-    let cumulative = Column<Float>(fill: 0)
     /// underdamped: ζω0, ωd, (ζω0 − v0)/ωd · critical: ω0, 0, ω0 − v0 · overdamped: ζω0, ωo, ζω0 − v0.
     let rate = Column<Float>(fill: 1)
     let frequency = Column<Float>(fill: 1)
@@ -46,25 +45,25 @@ final class SpringBatch: TrackBatch {
     override func reserveSpecific(_ needed: Int, count: Int) {
         start.reserve(needed, count: count)
         delta.reserve(needed, count: count)
-        for c in [cumulative, rate, frequency, coefficient] { c.reserve(needed, count: count) }
+        for c in [rate, frequency, coefficient] { c.reserve(needed, count: count) }
     }
 
     override func moveSpecific(_ from: Int, to: Int) {
         start.move(from, to: to)
         delta.move(from, to: to)
-        for c in [cumulative, rate, frequency, coefficient] { c[to] = c[from] }
+        for c in [rate, frequency, coefficient] { c[to] = c[from] }
     }
 
     override func clearSpecific(_ i: Int) {
         start.clear(i)
         delta.clear(i)
-        for c in [cumulative, rate, frequency, coefficient] { c[i] = c.fill }
+        for c in [rate, frequency, coefficient] { c[i] = c.fill }
     }
 
     func setValues(_ i: Int, start s: [Float], delta d: [Float], cumulative isCumulative: Bool) {
         start.set(i, s)
         delta.set(i, d)
-        cumulative[i] = isCumulative ? 1 : 0
+        setFlag(i, CompiledTiming.cumulative, isCumulative)
     }
 
     func setSpring(_ i: Int, omega0 w0: Double, zeta: Double, initialVelocity v0: Double) {
@@ -88,14 +87,18 @@ final class SpringBatch: TrackBatch {
     override func evaluate(blocks: Range<Int>, time: Double, nodeTimes: UnsafePointer<Double>) {
         let timingKernel = self.timingKernel
         let curves = self.curves.columns
+        let state = statePointers, out = outputPointers
+        let start = self.start.pointers, delta = self.delta.pointers
+        let rate = self.rate.base, frequency = self.frequency.base, coefficient = self.coefficient.base, duration = self.duration.base
+        let width = self.width, regime = self.regime
         for block in blocks {
             let i = block * 16
             let timing = timingKernel.evaluate(block: i, time: time, nodeTimes: nodeTimes)
-            storeState(timing, block: i)
+            state.store(timing, block: i)
             let f = CurveKernel.evaluate(timing, curves: curves, block: i)
-            let (dLow, dHigh) = load16(duration.base, i)
+            let (dLow, dHigh) = load16(duration, i)
             let t = f * narrow(dLow, dHigh)                      // §6.4: seconds, after the curve
-            let a = load16(rate.base, i), w = load16(frequency.base, i), c = load16(coefficient.base, i)
+            let a = load16(rate, i), w = load16(frequency, i), c = load16(coefficient, i)
             let x: SIMD16<Float>
             switch regime {
             case .underdamped:
@@ -109,11 +112,11 @@ final class SpringBatch: TrackBatch {
                 let sinhOverW = (fast * SIMDMath.expm1(twice) / (2 * w)).replacing(with: slow / (2 * w), where: twice .> 80)
                 x = 0.5 * (slow + fast) + c * sinhOverW
             }
-            let amount = (1 - x) + timing.iteration * load16(cumulative.base, i)
-            let add = load16(addsBase.base, i)
+            let amount = (1 - x) + timing.iteration * timing.bit(CompiledTiming.cumulative)
+            let add = timing.bit(CompiledTiming.addsBase)
             for component in 0..<width {
-                let v = load16(start.pointers[component], i) + load16(delta.pointers[component], i) * amount
-                storeOutput(v, component: component, weight: timing.weight, addsBase: add, block: i)
+                let v = load16(start[component], i) + load16(delta[component], i) * amount
+                out.store(v, component: component, weight: timing.weight, addsBase: add, block: i)
             }
         }
     }

@@ -39,23 +39,28 @@ final class VectorColumns {
     }
 }
 
-/// Per-track outputs of a frame's state, shared by every batch.
+/// The state byte every track writes each frame.
 enum TrackState {
-    /// Low two bits: phase (0 before, 1 active, 2 after). Bit 2: contributes.
-    static let contributes: UInt8 = 4
-    /// `previousPhase` before the first frame.
+    /// Bits 0–1: the phase (0 before, 1 active, 2 after; 3 before the first frame).
+    static let phaseMask: UInt8 = 3
     static let neverEvaluated: UInt8 = 3
-    /// Event bits.
-    static let started: UInt8 = 1
-    static let finished: UInt8 = 2
+    /// Bit 2: the track contributes this frame.
+    static let contributes: UInt8 = 4
+    /// Bits 3–4: events this frame (top-level tracks only).
+    static let started: UInt8 = 8
+    static let finished: UInt8 = 16
 }
 
 /// A dense struct-of-arrays batch of tracks that share one kernel (design.md, "Struct of arrays,
 /// grouped by kernel"). Subclasses add their kind's columns and the value stage.
 ///
+/// Per track a frame streams six Doubles of timing, a flag byte, four Floats of curve, one state
+/// byte (read and written), the kind's values, the model fallback and the output — 83 bytes for a
+/// basic animation of a number (AnimationBatch's perf-report gives the measured frame times).
+///
 /// Removal swaps the last track into the hole, so columns stay dense; the store updates the moved
 /// track's handle. Every column's capacity is a multiple of 16 and lanes past `count` hold benign
-/// padding, so kernels run whole SIMD16 blocks.
+/// padding (a timing that never begins), so kernels run whole SIMD16 blocks with no scalar tail.
 class TrackBatch {
     /// Components of the value output.
     let width: Int
@@ -70,27 +75,18 @@ class TrackBatch {
     let speed = Column<Double>(fill: 1)
     let timeOffset = Column<Double>(fill: 0)
     let duration = Column<Double>(fill: 1)
-    let period = Column<Double>(fill: 1)
     let activeDuration = Column<Double>(fill: 1)
-    let endIteration = Column<Double>(fill: 0)
-    let endBasicTime = Column<Double>(fill: 1)
+    let cycles = Column<Double>(fill: 1)
     let flags = Column<UInt8>(fill: 0)
     let group = Column<Int32>(fill: -1)
     let curves = CurveStorage()
-
-    let progress = Column<Float>(fill: 0)
-    let iteration = Column<Float>(fill: 0)
-    let state = Column<UInt8>(fill: 0)
-    let previousPhase = Column<UInt8>(fill: TrackState.neverEvaluated)
-    let events = Column<UInt8>(fill: 0)
+    let state = Column<UInt8>(fill: TrackState.neverEvaluated)
 
     /// The value each track shows this frame: for an exclusive track (the only animation of its
     /// slot) already composed with the model (`base`); for others the animation's own value.
     let outputs: VectorColumns
     /// For exclusive tracks the slot's model value; 0 for others.
     let base: VectorColumns
-    /// 1 when an exclusive track is additive (the output is `base + value`), else 0.
-    let addsBase = Column<Float>(fill: 0)
 
     init(width: Int) {
         self.width = width
@@ -100,12 +96,13 @@ class TrackBatch {
 
     var timingKernel: TimingKernel {
         TimingKernel(beginTime: beginTime.base, speed: speed.base, timeOffset: timeOffset.base, duration: duration.base,
-                     period: period.base, activeDuration: activeDuration.base, endIteration: endIteration.base,
-                     endBasicTime: endBasicTime.base, flags: flags.base, group: group.base)
+                     activeDuration: activeDuration.base, cycles: cycles.base, flags: flags.base, group: group.base)
     }
 
     /// Blocks of 16 covering the tracks.
     var blockCount: Int { (count + 15) / 16 }
+
+    private var doubleColumns: [Column<Double>] { [beginTime, speed, timeOffset, duration, activeDuration, cycles] }
 
     // MARK: Storage (subclasses extend)
 
@@ -120,44 +117,44 @@ class TrackBatch {
         let n = count
         trackID.reserve(needed, count: n)
         animationID.reserve(needed, count: n)
-        for c in [beginTime, speed, timeOffset, duration, period, activeDuration, endIteration, endBasicTime] { c.reserve(needed, count: n) }
+        for c in doubleColumns { c.reserve(needed, count: n) }
         flags.reserve(needed, count: n)
         group.reserve(needed, count: n)
         curves.reserve(needed, count: n)
-        for c in [progress, iteration, addsBase] { c.reserve(needed, count: n) }
-        for c in [state, previousPhase, events] { c.reserve(needed, count: n) }
+        state.reserve(needed, count: n)
         outputs.reserve(needed, count: n)
         base.reserve(needed, count: n)
         reserveSpecific(needed, count: n)
     }
 
     /// Appends the common part of a track and returns its index; the subclass fills its columns.
-    func appendCommon(track: Int32, animation: UInt64, timing: CompiledTiming, curve: CompiledCurve) -> Int {
+    func appendCommon(track: Int32, animation: UInt64, timing: CompiledTiming, curve: TimingFunction?) -> Int {
         reserve(count + 1)
         let i = count
         count += 1
         trackID[i] = track
         animationID[i] = animation
         setTiming(i, timing, curve: curve)
-        previousPhase[i] = TrackState.neverEvaluated
-        state[i] = 0
-        events[i] = 0
+        state[i] = TrackState.neverEvaluated
         return i
     }
 
-    /// Replaces the timing of track `i` (used when an animation is replaced in place).
-    func setTiming(_ i: Int, _ t: CompiledTiming, curve: CompiledCurve) {
+    /// Replaces the timing of track `i` and its timing function (nil: linear), keeping its value flags.
+    func setTiming(_ i: Int, _ t: CompiledTiming, curve: TimingFunction?) {
         beginTime[i] = t.beginTime
         speed[i] = t.speed
         timeOffset[i] = t.timeOffset
         duration[i] = t.duration
-        period[i] = t.period
         activeDuration[i] = t.activeDuration
-        endIteration[i] = t.endIteration
-        endBasicTime[i] = t.endBasicTime
-        flags[i] = t.flags
+        cycles[i] = t.cycles
+        flags[i] = t.flags | (flags[i] & ~CompiledTiming.timingMask)
         group[i] = t.group
         curves.set(i, curve)
+    }
+
+    /// Sets or clears a value flag of track `i` (``CompiledTiming/cumulative``, ``CompiledTiming/addsBase``).
+    func setFlag(_ i: Int, _ flag: UInt8, _ on: Bool) {
+        flags[i] = on ? flags[i] | flag : flags[i] & ~flag
     }
 
     /// Removes track `i` by moving the last track into its place. Returns the store index of the
@@ -169,12 +166,11 @@ class TrackBatch {
         if i != last {
             trackID[i] = trackID[last]
             animationID[i] = animationID[last]
-            for c in [beginTime, speed, timeOffset, duration, period, activeDuration, endIteration, endBasicTime] { c[i] = c[last] }
+            for c in doubleColumns { c[i] = c[last] }
             flags[i] = flags[last]
             group[i] = group[last]
             curves.move(last, to: i)
-            for c in [progress, iteration, addsBase] { c[i] = c[last] }
-            for c in [state, previousPhase, events] { c[i] = c[last] }
+            state[i] = state[last]
             outputs.move(last, to: i)
             base.move(last, to: i)
             moveSpecific(last, to: i)
@@ -183,11 +179,9 @@ class TrackBatch {
         // The vacated lane becomes padding again.
         trackID[last] = -1
         animationID[last] = 0
-        setTiming(last, .padding, curve: .linear)
-        for c in [progress, iteration, addsBase] { c[last] = c.fill }
-        state[last] = 0
-        previousPhase[last] = TrackState.neverEvaluated
-        events[last] = 0
+        flags[last] = 0
+        setTiming(last, .padding, curve: nil)
+        state[last] = TrackState.neverEvaluated
         outputs.clear(last)
         base.clear(last)
         clearSpecific(last)
@@ -201,31 +195,51 @@ class TrackBatch {
     /// those tracks and nothing else, so disjoint block ranges may run concurrently.
     func evaluate(blocks: Range<Int>, time: Double, nodeTimes: UnsafePointer<Double>) {}
 
-    /// Writes the per-track state of a block: progress, iteration, phase/contributes and, for
-    /// top-level tracks, the event bits (semantics §8.1: started when the active duration begins,
-    /// finished when it ends).
-    @inline(__always)
-    final func storeState(_ timing: TimingBlock, block i: Int) {
-        store16(narrow(timing.progressLow, timing.progressHigh), progress.base, i)
-        store16(timing.iteration, iteration.base, i)
-        let phase = SIMD16<UInt8>(truncatingIfNeeded: SIMD16<Int32>(timing.phase))
-        let contributes = SIMD16<UInt8>(truncatingIfNeeded: SIMD16<Int32>(timing.weight)) &* TrackState.contributes
-        store16(phase | contributes, state.base, i)
-        let previous = load16(previousPhase.base, i)
-        let topLevel = (load16(flags.base, i) & CompiledTiming.topLevel) .!= 0
-        let zero = SIMD16<UInt8>(repeating: 0)
-        let started = zero.replacing(with: TrackState.started,
-                                     where: topLevel .& ((previous .== 0) .| (previous .== TrackState.neverEvaluated)) .& (phase .!= 0))
-        let finished = zero.replacing(with: TrackState.finished, where: topLevel .& (previous .!= 2) .& (phase .== 2))
-        store16(started | finished, events.base, i)
-        store16(phase, previousPhase.base, i)
-    }
+    /// Pointers to the state column, taken once per chunk: reading a class's column inside a block
+    /// loop costs a retain/release pair per access (measured: 5 % of a frame).
+    var statePointers: StatePointers { StatePointers(state: state.base) }
 
-    /// The final output step for one component: exclusive tracks fall back to (or add) their base.
+    /// Pointers to the output and base columns, taken once per chunk.
+    var outputPointers: OutputPointers { OutputPointers(outputs: outputs.pointers, base: base.pointers) }
+}
+
+/// The state column of a batch, as a raw pointer (see ``TrackBatch/statePointers``).
+struct StatePointers {
+    let state: UnsafeMutablePointer<UInt8>
+
+    /// Writes the state byte of a block: phase, contributes and, for top-level tracks, the event bits
+    /// (semantics §8.1: started when the active duration begins, finished when it ends), comparing
+    /// with the phase the byte held from the last frame.
     @inline(__always)
-    final func storeOutput(_ value: SIMD16<Float>, component c: Int, weight: SIMD16<Float>, addsBase add: SIMD16<Float>, block i: Int) {
-        let b = load16(base.pointers[c], i)
+    func store(_ timing: TimingBlock, block i: Int) {
+        // Logic on Float lanes, bytes only for storage: on this toolchain comparisons and selects of
+        // integer vectors compile lane by lane, of Float vectors to single instructions.
+        let phase = timing.phase
+        let previous = SIMDMath.float(load16(state, i) & SIMD16<UInt8>(repeating: TrackState.phaseMask))
+        let topLevel = timing.bit(CompiledTiming.topLevel) .> 0
+        let zero = SIMD16<Float>(repeating: 0)
+        // started: previous before (0) or never evaluated (3), now active or after.
+        let started = zero.replacing(with: Float(TrackState.started),
+                                     where: topLevel .& ((previous .< 0.5) .| (previous .> 2.5)) .& (phase .> 0.5))
+        // finished: previous not after (≠ 2), now after.
+        let finished = zero.replacing(with: Float(TrackState.finished),
+                                      where: topLevel .& ((previous .< 1.5) .| (previous .> 2.5)) .& (phase .> 1.5))
+        let byte = phase + timing.weight * Float(TrackState.contributes) + started + finished
+        store16(bytes(SIMDMath.roundToInt(byte)), state, i)
+    }
+}
+
+/// The output columns of a batch, as raw pointers (see ``TrackBatch/outputPointers``).
+struct OutputPointers {
+    let outputs: UnsafeMutablePointer<UnsafeMutablePointer<Float>>
+    let base: UnsafeMutablePointer<UnsafeMutablePointer<Float>>
+
+    /// The final output step for one component: exclusive tracks fall back to their base, and
+    /// exclusive additive ones add it (`add` is 1 for those lanes).
+    @inline(__always)
+    func store(_ value: SIMD16<Float>, component c: Int, weight: SIMD16<Float>, addsBase add: SIMD16<Float>, block i: Int) {
+        let b = load16(base[c], i)
         let shown = (value + b * add).replacing(with: b, where: weight .== 0)
-        store16(shown, outputs.pointers[c], i)
+        store16(shown, outputs[c], i)
     }
 }

@@ -1,29 +1,35 @@
 import AnimationCore
 
-/// The timing of one track, precomputed from its `MediaTiming` when the track is compiled.
+/// The timing of one track, precomputed from its `MediaTiming` when the track is compiled: six
+/// Doubles and a flag byte (everything else is derived in the kernel, to keep the bytes a frame
+/// streams per track low).
 struct CompiledTiming: Sendable {
     var beginTime: Double
     var speed: Double
     var timeOffset: Double
     /// The effective duration `d` (semantics §1.3).
     var duration: Double
-    /// The period `P = d · (autoreverses ? 2 : 1)` (§2.3).
-    var period: Double
     /// The active duration `AD` (§2.3), possibly `.infinity`.
     var activeDuration: Double
-    /// `k` and `u` at the end of the active duration (the end-inclusive rule of §2.6).
-    var endIteration: Double
-    var endBasicTime: Double
+    /// Iterations in the active duration (`repeatDuration / P`, `repeatCount`, or 1): the end state
+    /// of §2.6 (end-inclusive) follows from it exactly as in `MediaTiming`'s fold.
+    var cycles: Double
     var flags: UInt8
     /// The group node whose child time is this track's parent time, or −1 for the frame time.
     var group: Int32
 
+    // Timing flags.
     static let autoreverses: UInt8 = 1
     static let fillsBackwards: UInt8 = 2
     static let fillsForwards: UInt8 = 4
     static let removedOnCompletion: UInt8 = 8
     static let grouped: UInt8 = 16
     static let topLevel: UInt8 = 32
+    // Value flags, set by the batches.
+    static let cumulative: UInt8 = 64
+    /// An exclusive additive track: its output is the model plus its value (semantics §4.3).
+    static let addsBase: UInt8 = 128
+    static let timingMask: UInt8 = 63
 
     /// - Parameters:
     ///   - removedOnCompletion: the animation's flag when it is a top-level animation; ignored
@@ -33,14 +39,9 @@ struct CompiledTiming: Sendable {
         speed = t.speed
         timeOffset = t.timeOffset
         duration = t.effectiveDuration
-        period = t.iterationDuration
         activeDuration = t.activeDuration
         // The same arithmetic as MediaTiming's fold, so the end state agrees exactly.
-        let cycles = t.repeatDuration > 0 ? t.repeatDuration / period : (t.repeatCount > 0 ? t.repeatCount : 1)
-        var lastCycle = cycles - cycles.rounded(.down)
-        if lastCycle == 0 { lastCycle = 1 }
-        endIteration = max(0, cycles.rounded(.up) - 1)
-        endBasicTime = lastCycle * period
+        cycles = t.repeatDuration > 0 ? t.repeatDuration / t.iterationDuration : (t.repeatCount > 0 ? t.repeatCount : 1)
         var f: UInt8 = 0
         if t.autoreverses { f |= Self.autoreverses }
         if t.fillMode.fillsBackwards { f |= Self.fillsBackwards }
@@ -72,6 +73,17 @@ struct TimingBlock {
     var weight: SIMD16<Float>
     /// 0 before, 1 active, 2 after.
     var phase: SIMD16<Float>
+    /// The flag bytes of the 16 tracks, as Floats (0…255).
+    var flags: SIMD16<Float>
+
+    /// 1 where `flag` is set, 0 elsewhere (a Float bit test: integer vector selects compile lane by
+    /// lane here).
+    @inline(__always)
+    func bit(_ flag: UInt8) -> SIMD16<Float> {
+        let scaled = flags * (1 / Float(flag))          // the flag's bit becomes the units digit
+        let shifted = scaled.rounded(.down)
+        return shifted - 2 * (shifted * 0.5).rounded(.down)   // that digit: 0 or 1
+    }
 }
 
 /// The local-time kernel: every rule of `MediaTiming` (semantics §2.2–§2.6) for 16 tracks at once.
@@ -87,16 +99,14 @@ struct TimingBlock {
 /// **Error bound.** Phases agree with the reference exactly (the same comparisons on the same
 /// Double values); progress agrees to a few Double ulps of the local time.
 ///
-/// **Speed.** See perf-reports: about 1 ns per track on one core (`-Xcc -march=native`).
+/// **Speed.** About 175 instructions per 8 lanes with AVX2 (callgrind); see perf-reports.
 struct TimingKernel {
     let beginTime: UnsafeMutablePointer<Double>
     let speed: UnsafeMutablePointer<Double>
     let timeOffset: UnsafeMutablePointer<Double>
     let duration: UnsafeMutablePointer<Double>
-    let period: UnsafeMutablePointer<Double>
     let activeDuration: UnsafeMutablePointer<Double>
-    let endIteration: UnsafeMutablePointer<Double>
-    let endBasicTime: UnsafeMutablePointer<Double>
+    let cycles: UnsafeMutablePointer<Double>
     let flags: UnsafeMutablePointer<UInt8>
     let group: UnsafeMutablePointer<Int32>
 
@@ -107,32 +117,40 @@ struct TimingKernel {
     ///   - nodeTimes: each group node's child time this frame (NaN where the group shows nothing).
     @inline(__always)
     func evaluate(block i: Int, time: Double, nodeTimes: UnsafePointer<Double>) -> TimingBlock {
+        // Bytes in memory, other types in registers: on this toolchain comparisons and selects of
+        // UInt8 vectors (and == / != and selects of any integer vector, and integer operations with
+        // a scalar operand) compile lane by lane; everything on Float/Double vectors, and ordering
+        // comparisons of Int64 vectors with vector operands, compile to single instructions.
         let flagBytes = load16(flags, i)
         var tpLow = SIMD8<Double>(repeating: time), tpHigh = tpLow
-        if any((flagBytes & CompiledTiming.grouped) .!= 0) {
+        if any(SIMDMath.float(flagBytes & SIMD16<UInt8>(repeating: CompiledTiming.grouped)) .> 0) {
             // Tracks inside groups read their group's child time (a scalar gather; groups are rare).
             for lane in 0..<16 where flagBytes[lane] & CompiledTiming.grouped != 0 {
                 let t = nodeTimes[Int(group[i + lane])]
                 if lane < 8 { tpLow[lane] = t } else { tpHigh[lane - 8] = t }
             }
         }
-        let flagsLow = SIMD8<Int64>(truncatingIfNeeded: flagBytes.lowHalf)
-        let flagsHigh = SIMD8<Int64>(truncatingIfNeeded: flagBytes.highHalf)
-        let low = Self.fold(tp: tpLow, i, self, flagsLow)
-        let high = Self.fold(tp: tpHigh, i + 8, self, flagsHigh)
+        let low = Self.fold(tp: tpLow, i, self, widen(flagBytes.lowHalf))
+        let high = Self.fold(tp: tpHigh, i + 8, self, widen(flagBytes.highHalf))
         return TimingBlock(progressLow: low.progress, progressHigh: high.progress,
                            iteration: narrow(low.iteration, high.iteration),
                            weight: narrow(low.weight, high.weight),
-                           phase: narrow(low.phase, high.phase))
+                           phase: narrow(low.phase, high.phase),
+                           flags: SIMDMath.float(flagBytes))
     }
 
     @inline(__always)
     private static func fold(tp: SIMD8<Double>, _ i: Int, _ k: TimingKernel, _ flags: SIMD8<Int64>)
         -> (progress: SIMD8<Double>, iteration: SIMD8<Double>, weight: SIMD8<Double>, phase: SIMD8<Double>) {
         let b = load8(k.beginTime, i), s = load8(k.speed, i), o = load8(k.timeOffset, i)
-        let d = load8(k.duration, i), period = load8(k.period, i), ad = load8(k.activeDuration, i)
-        let endK = load8(k.endIteration, i), endU = load8(k.endBasicTime, i)
+        let d = load8(k.duration, i), ad = load8(k.activeDuration, i), cycles = load8(k.cycles, i)
         let zeros = SIMD8<Double>(repeating: 0), ones = SIMD8<Double>(repeating: 1)
+        // Integer vector operations only with vector operands (see above).
+        func flag(_ bit: UInt8) -> SIMDMask<SIMD8<Int64>> {
+            (flags & SIMD8<Int64>(repeating: Int64(bit))) .> SIMD8<Int64>(repeating: 0)
+        }
+        let autoreverses = flag(CompiledTiming.autoreverses)
+        let period = d.replacing(with: 2 * d, where: autoreverses)   // §2.3: P = d · (ar ? 2 : 1)
 
         // §2.4: e = (tp − b)·s; speed 0 pauses at e = 0 whatever tp is (a NaN tp still shows nothing).
         let tpIsNaN = tp .!= tp
@@ -159,20 +177,20 @@ struct TimingKernel {
         let t = x.replacing(with: w, where: finite)
 
         // §2.6 fill, §1.4 removal, and the undefined: NaN parent time, non-finite local time.
-        let autoreverses = (flags & Int64(CompiledTiming.autoreverses)) .!= 0
-        let fillsBackwards = (flags & Int64(CompiledTiming.fillsBackwards)) .!= 0
-        let fillsForwards = (flags & Int64(CompiledTiming.fillsForwards)) .!= 0
-        let removed = ((flags & Int64(CompiledTiming.removedOnCompletion)) .!= 0) .& after
-        let contributes = (active .| (before .& fillsBackwards) .| (after .& fillsForwards))
+        let removed = flag(CompiledTiming.removedOnCompletion) .& after
+        let contributes = (active .| (before .& flag(CompiledTiming.fillsBackwards)) .| (after .& flag(CompiledTiming.fillsForwards)))
             .& .!removed .& .!tpIsNaN .& (t .< .infinity) .& (t .> -.infinity)
 
-        // §2.5 fold, with the end-inclusive state at t = AD.
+        // §2.5 fold, with the end-inclusive state at t = AD: the last cycle's fraction, from the
+        // count itself (exact for any count).
         let atEnd = finite .& (t .>= ad)
+        var lastCycle = cycles - cycles.rounded(.down)
+        lastCycle.replace(with: 1, where: lastCycle .== 0)
         var iteration = (t / period).rounded(.down)
         var u = t - iteration * period
-        iteration.replace(with: endK, where: atEnd)
+        iteration.replace(with: cycles.rounded(.up) - 1, where: atEnd)
         iteration.replace(with: 0, where: iteration .< 0)   // before the first iteration none has completed
-        u.replace(with: endU, where: atEnd)
+        u.replace(with: lastCycle * period, where: atEnd)
         u.replace(with: 0, where: u .< 0)
         u.replace(with: period, where: u .> period)
         u.replace(with: 2 * d - u, where: autoreverses .& (u .>= d))

@@ -6,6 +6,11 @@ import Glibc
 import Darwin
 #endif
 
+/// Work split into numbered chunks that write disjoint outputs.
+protocol ParallelJob: AnyObject {
+    func runChunk(_ index: Int)
+}
+
 /// Persistent worker threads for the frame's chunks.
 ///
 /// `DispatchQueue.concurrentPerform` — the natural tool — allocates on every call on Linux
@@ -23,13 +28,18 @@ final class WorkerPool: @unchecked Sendable {
     private let next = Atomic<Int>(0)
     private var jobCount = 0
     private var stopping = false
-    private var runner: FrameEvaluator?
+    private var runner: (any ParallelJob)?
     private var threads: [pthread_t] = []
 
     /// The number of processors online.
     static var processorCount: Int { max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))) }
 
-    init(workers: Int) {
+    /// Called on each worker thread as it starts, with its number (1, 2, …; the caller is 0).
+    private let onStart: (@Sendable (Int) -> Void)?
+    private let started = Atomic<Int>(0)
+
+    init(workers: Int, onStart: (@Sendable (Int) -> Void)? = nil) {
+        self.onStart = onStart
         workerCount = max(0, workers)
         for _ in 0..<workerCount {
             var thread = pthread_t()
@@ -56,8 +66,8 @@ final class WorkerPool: @unchecked Sendable {
     }
 
     /// Runs jobs `0..<count` on the caller and the workers; returns when all are done.
-    func run(_ count: Int, on runner: FrameEvaluator) {
-        self.runner = runner
+    func run(_ count: Int, job: any ParallelJob) {
+        self.runner = job
         jobCount = count
         next.store(0, ordering: .relaxed)
         let helpers = min(workerCount, max(0, count - 1))
@@ -76,6 +86,8 @@ final class WorkerPool: @unchecked Sendable {
     }
 
     private func workerLoop() {
+        let number = started.wrappingAdd(1, ordering: .relaxed).oldValue + 1
+        onStart?(number)
         while true {
             start.wait()
             if stopping { return }

@@ -367,6 +367,31 @@ final class KeyframePlan: Sendable {
         return a.indices.map { h00 * a[$0] + h10 * d[$0] + h01 * b[$0] + h11 * s[$0] }
     }
 
+    /// The Hermite segment on values, without intermediate arrays (a frame
+    /// evaluated through the reference allocates nothing; design.md). The same arithmetic, so the
+    /// same bits.
+    static func hermite(_ a: AnimationValue, _ b: AnimationValue, _ d: [Double], _ s: [Double], _ q: Double) -> AnimationValue {
+        let q2 = q * q, q3 = q2 * q
+        let h00 = 2 * q3 - 3 * q2 + 1, h10 = q3 - 2 * q2 + q, h01 = -2 * q3 + 3 * q2, h11 = q3 - q2
+        func c(_ k: Int, _ x: Double, _ y: Double) -> Double { h00 * x + h10 * d[k] + h01 * y + h11 * s[k] }
+        switch (a, b) {
+        case let (.scalar(x), .scalar(y)):
+            return .scalar(c(0, x, y))
+        case let (.point(x), .point(y)):
+            return .point(Point(x: c(0, x.x, y.x), y: c(1, x.y, y.y)))
+        case let (.size(x), .size(y)):
+            return .size(Size(width: c(0, x.width, y.width), height: c(1, x.height, y.height)))
+        case let (.rect(x), .rect(y)):
+            return .rect(Rect(x: c(0, x.origin.x, y.origin.x), y: c(1, x.origin.y, y.origin.y),
+                              width: c(2, x.size.width, y.size.width), height: c(3, x.size.height, y.size.height)))
+        case let (.color(x), .color(y)):
+            return .color(Color(red: c(0, x.red, y.red), green: c(1, x.green, y.green),
+                                blue: c(2, x.blue, y.blue), alpha: c(3, x.alpha, y.alpha)))
+        default:
+            return Self.components(Self.hermite(a.components, b.components, d, s, q), like: a)
+        }
+    }
+
     /// |dH/dq| in component space.
     static func hermiteSpeed(_ a: [Double], _ b: [Double], _ d: [Double], _ s: [Double], _ q: Double) -> Double {
         let q2 = q * q
@@ -452,7 +477,7 @@ final class KeyframePlan: Sendable {
             let a = keyframes[i], b = keyframes[i + 1]
             let isMatrix = a.kind == .transform || a.kind == .affineTransform
             if (mode == .cubic || mode == .cubicPaced) && !isMatrix && !outgoing.isEmpty {
-                return (Self.components(Self.hermite(a.components, b.components, outgoing[i], incoming[i + 1], q1), like: a), nil)
+                return (Self.hermite(a, b, outgoing[i], incoming[i + 1], q1), nil)
             }
             return (a.interpolated(to: b, fraction: q1), nil)
         }

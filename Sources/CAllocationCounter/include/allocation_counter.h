@@ -16,6 +16,11 @@ int allocation_counter_available(void);
 void allocation_counter_start(void);
 /// Stops counting and returns the number of allocations since the start.
 long allocation_counter_stop(void);
+/// Resets the count and starts counting only on threads that included themselves: a test runner
+/// runs other tests on other threads at the same time, and their allocations must not count.
+void allocation_counter_start_included_threads(void);
+/// Includes (1) or excludes (0) the calling thread for allocation_counter_start_included_threads.
+void allocation_counter_include_thread(int included);
 
 #ifdef __cplusplus
 }

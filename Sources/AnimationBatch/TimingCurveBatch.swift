@@ -1,0 +1,121 @@
+import AnimationCore
+
+/// Many cubic-Bézier timing functions evaluated at once: the timing-curve kernel on its own
+/// (design.md workload W1; semantics §3.2).
+///
+/// Element `i` has its own curve (per-element coefficients: no gathers, performance-notes.md) and
+/// is evaluated at `inputs[i]`. See ``CurveKernel``'s documentation in the source for the algorithm
+/// (10 division-free bisection steps, 2 guarded Newton steps, mirrored solve above 0.5) and
+/// the error bound: ≤ 2e-5 absolute for control points x1, x2 in [0, 1], y in [−1, 2]; exact 0 and 1
+/// at the ends; identity curves skip the solve.
+public final class TimingCurveBatch: ParallelJob {
+    /// The number of curves.
+    public let count: Int
+    private let curves = CurveStorage()
+    private var pool: WorkerPool?
+
+    /// One curve per element.
+    public init(functions: [TimingFunction]) {
+        count = functions.count
+        curves.reserve(functions.count, count: 0)
+        var doubles = 0
+        for (i, f) in functions.enumerated() {
+            curves.set(i, f)
+            if curves.isDoubleEvaluated(i) { doubles += 1 }
+        }
+        referenceEvaluatedCount = doubles
+    }
+
+    /// Whether `function` is evaluated by the Float SIMD kernel (true for all but nearly vertical
+    /// curves) or by the Double reference, which the kernel hands such curves to so that every
+    /// result stays within 2e-5 of the reference (design.md precision table, semantics §3.2).
+    ///
+    /// A curve goes to the reference when its slope magnifies Float's rounding of `x(s)` past the
+    /// bound somewhere, by an estimate that overstates the kernel's measured error six- to
+    /// elevenfold (so curves the kernel keeps measure within about 3.5e-6). Control points near
+    /// (1, y1, 0, y2), whose `x′(s)` nearly vanishes mid-curve, are the typical case: at
+    /// (1, −1, 0, 2) and x = 0.5 a Float solve is off by 6e-3. The named curves and all but a few
+    /// in a thousand random ones (x1, x2 uniform in [0, 1]) use the kernel.
+    public static func usesFloatKernel(for function: TimingFunction) -> Bool {
+        CompiledCurve.isWithinFloatPrecision(function)
+    }
+
+    /// How many elements are evaluated by the Double reference (see ``usesFloatKernel(for:)``).
+    public let referenceEvaluatedCount: Int
+
+    /// `outputs[i] = functions[i](inputs[i])` for the elements of the 16-element blocks in
+    /// `blocks` (clamped to `0 ..< blockCount`): inputs outside [0, 1] clamp, NaN gives NaN. Both
+    /// buffers must have room for `count` rounded up to a multiple of 16 (the padding lanes are
+    /// read and written; their outputs mean nothing).
+    public func evaluate(inputs: UnsafePointer<Float>, outputs: UnsafeMutablePointer<Float>, blocks: Range<Int>) {
+        let blocks = blocks.clamped(to: 0..<blockCount)
+        let c = curves.columns
+        let x = UnsafeMutablePointer(mutating: inputs)
+        // Four blocks at a time (four independent dependency chains), then pairs, then one.
+        var block = blocks.lowerBound
+        while block + 3 < blocks.upperBound {
+            let i = block * 16
+            let y = CurveKernel.evaluateQuad(x: (load16(x, i), load16(x, i + 16), load16(x, i + 32), load16(x, i + 48)), curves: c, block: i)
+            store16(y.0, outputs, i)
+            store16(y.1, outputs, i + 16)
+            store16(y.2, outputs, i + 32)
+            store16(y.3, outputs, i + 48)
+            block += 4
+        }
+        while block + 1 < blocks.upperBound {
+            let i = block * 16
+            let (y0, y1) = CurveKernel.evaluatePair(x: (load16(x, i), load16(x, i + 16)), curves: c, block: i)
+            store16(y0, outputs, i)
+            store16(y1, outputs, i + 16)
+            block += 2
+        }
+        if block < blocks.upperBound {
+            let i = block * 16
+            store16(CurveKernel.evaluate(x: load16(x, i), curves: c, block: i), outputs, i)
+        }
+    }
+
+    /// `functions[i](inputs[i])` for every element, on `threads` threads: the safe form of
+    /// ``evaluate(inputs:outputs:threads:)`` (it copies into padded buffers, so it allocates).
+    ///
+    /// - Throws: `AnimationError` naming `inputs` when it does not hold exactly ``count`` values.
+    public func evaluate(_ inputs: [Float], threads: Int = 1) throws -> [Float] {
+        guard inputs.count == count else {
+            throw AnimationError(field: "inputs", reason: "needs \(count) values, one per function (got \(inputs.count))")
+        }
+        let padded = blockCount * 16
+        let x = inputs + [Float](repeating: 0, count: padded - count)
+        var y = [Float](repeating: 0, count: padded)
+        x.withUnsafeBufferPointer { xb in
+            y.withUnsafeMutableBufferPointer { yb in evaluate(inputs: xb.baseAddress!, outputs: yb.baseAddress!, threads: threads) }
+        }
+        y.removeLast(padded - count)
+        return y
+    }
+
+    /// Blocks of 16 covering the elements.
+    public var blockCount: Int { (count + 15) / 16 }
+
+    /// Evaluates every element on `threads` threads (1: the caller alone), in contiguous chunks.
+    /// Buffers must hold `count` rounded up to a multiple of 16.
+    public func evaluate(inputs: UnsafePointer<Float>, outputs: UnsafeMutablePointer<Float>, threads: Int) {
+        let blocks = blockCount
+        guard threads > 1, blocks > 1 else {
+            evaluate(inputs: inputs, outputs: outputs, blocks: 0..<blocks)
+            return
+        }
+        let chunks = min(blocks, threads * 4)
+        job = (inputs, outputs, blocks, chunks)
+        if pool == nil || pool!.workerCount != threads - 1 { pool = WorkerPool(workers: threads - 1) }
+        pool!.run(chunks, job: self)
+        job = nil
+    }
+
+    /// The parallel evaluation under way: chunk k covers a contiguous block range.
+    private var job: (inputs: UnsafePointer<Float>, outputs: UnsafeMutablePointer<Float>, blocks: Int, chunks: Int)?
+
+    func runChunk(_ k: Int) {
+        guard let job else { return }
+        evaluate(inputs: job.inputs, outputs: job.outputs, blocks: job.blocks * k / job.chunks..<job.blocks * (k + 1) / job.chunks)
+    }
+}

@@ -1,0 +1,164 @@
+import AnimationBatch
+import AnimationCore
+import Dispatch
+
+/// Wall-clock nanoseconds (monotonic).
+@inline(__always) func nanoseconds() -> UInt64 { DispatchTime.now().uptimeNanoseconds }
+
+/// Frame-time statistics of one run.
+public struct FrameStatistics: Sendable, Codable {
+    public var frames: Int
+    public var p50Seconds: Double
+    public var p99Seconds: Double
+    public var meanSeconds: Double
+    public var minSeconds: Double
+
+    init(_ samples: [Double]) {
+        let sorted = samples.sorted()
+        frames = sorted.count
+        func quantile(_ q: Double) -> Double { sorted.isEmpty ? .nan : sorted[min(sorted.count - 1, Int(Double(sorted.count - 1) * q + 0.5))] }
+        p50Seconds = quantile(0.5)
+        p99Seconds = quantile(0.99)
+        meanSeconds = sorted.isEmpty ? .nan : sorted.reduce(0, +) / Double(sorted.count)
+        minSeconds = sorted.first ?? .nan
+    }
+}
+
+/// W1's figures: the timing-curve kernel against the scalar reference on the same data.
+public struct W1Figures: Sendable, Codable {
+    public var evaluations: Int
+    /// Wall-clock ns per evaluation, one thread and two.
+    public var nanosecondsPerEvaluation1Thread: Double
+    public var nanosecondsPerEvaluation2Threads: Double
+    /// Core-time ns per evaluation with two threads (wall × 2).
+    public var coreNanosecondsPerEvaluation2Threads: Double
+    /// The Double reference (`TimingFunction.value(at:)`), one thread.
+    public var referenceNanosecondsPerEvaluation: Double
+    public var speedupOverReference1Thread: Double
+    public var maximumError: Double
+    public var p9999Error: Double
+    public var maximumErrorNamedCurves: Double
+}
+
+/// W2's figures at one size and thread count.
+public struct W2Figures: Sendable, Codable {
+    public var properties: Int
+    public var threads: Int
+    public var frames: FrameStatistics
+    public var evaluationsPerSecond: Double
+    public var allocationsPerFrame: Double?
+}
+
+/// The scalar reference on a sample of W2, and the batch's largest deviation from it.
+public struct ReferenceFigures: Sendable, Codable {
+    public var sampleProperties: Int
+    public var nanosecondsPerProperty: Double
+    /// The largest |batch − reference| over the sample and frames, relative to
+    /// 1 + |reference value| (the form of design.md's precision table).
+    public var maximumRelativeError: Double
+}
+
+public enum Measure {
+    /// Runs W1 `repeats` times per thread count and checks every output against the Double reference.
+    public static func w1(_ workload: W1Workload, repeats: Int = 20) -> W1Figures {
+        let n = workload.functions.count
+        let batch = TimingCurveBatch(functions: workload.functions)
+        let outputs = UnsafeMutableBufferPointer<Float>.allocate(capacity: workload.inputs.count)
+        defer { outputs.deallocate() }
+        let inputs = UnsafePointer(workload.inputs.baseAddress!)
+        func time(threads: Int) -> Double {
+            batch.evaluate(inputs: inputs, outputs: outputs.baseAddress!, threads: threads)   // warm-up
+            var best = Double.infinity
+            for _ in 0..<max(1, repeats) {
+                let start = nanoseconds()
+                batch.evaluate(inputs: inputs, outputs: outputs.baseAddress!, threads: threads)
+                best = min(best, Double(nanoseconds() - start))
+            }
+            return best / Double(n)
+        }
+        let one = time(threads: 1)
+        let two = time(threads: 2)
+        // Accuracy against the reference, and the reference's own speed, on the same inputs.
+        var errors = [Double](repeating: 0, count: n)
+        var namedMax = 0.0
+        let start = nanoseconds()
+        var sink = 0.0
+        for i in 0..<n { sink += workload.functions[i].value(at: Double(inputs[i])) }
+        let referenceTime = Double(nanoseconds() - start) / Double(n)
+        for i in 0..<n {
+            let e = abs(Double(outputs[i]) - workload.functions[i].value(at: Double(inputs[i])))
+            errors[i] = e
+            if i % 5 == 0 { namedMax = max(namedMax, e) }
+        }
+        errors.sort()
+        return W1Figures(evaluations: n, nanosecondsPerEvaluation1Thread: one, nanosecondsPerEvaluation2Threads: two,
+                         coreNanosecondsPerEvaluation2Threads: two * 2, referenceNanosecondsPerEvaluation: referenceTime + sink * 0,
+                         speedupOverReference1Thread: referenceTime / one, maximumError: errors.last ?? 0,
+                         p9999Error: errors.isEmpty ? 0 : errors[min(n - 1, Int(Double(n) * 0.9999))], maximumErrorNamedCurves: namedMax)
+    }
+
+    /// Runs `frames` W2 frames at 60 Hz on `threads` threads. `countAllocations` (when given) wraps a
+    /// frame and returns how many heap allocations it made.
+    public static func frames(_ evaluator: FrameEvaluator, frames count: Int, threads: Int,
+                              countAllocations: ((() -> Void) -> Int)? = nil) -> W2Figures {
+        evaluator.configuration.maximumThreads = threads
+        evaluator.configuration.parallelThreshold = threads > 1 ? 0 : Int.max
+        evaluator.evaluate(at: -1)   // plan, wake threads
+        evaluator.evaluate(at: -0.5)
+        var samples: [Double] = []
+        samples.reserveCapacity(count)
+        var allocations = 0
+        for t in W2Workload.frameTimes(count) {
+            if let countAllocations {
+                var elapsed = 0.0
+                allocations += countAllocations {
+                    let start = nanoseconds()
+                    evaluator.evaluate(at: t)
+                    elapsed = Double(nanoseconds() - start)
+                }
+                samples.append(elapsed / 1e9)
+            } else {
+                let start = nanoseconds()
+                evaluator.evaluate(at: t)
+                samples.append(Double(nanoseconds() - start) / 1e9)
+            }
+        }
+        let statistics = FrameStatistics(samples)
+        let properties = evaluator.store.trackCount
+        return W2Figures(properties: properties, threads: threads, frames: statistics,
+                         evaluationsPerSecond: Double(properties) / statistics.p50Seconds,
+                         allocationsPerFrame: countAllocations == nil ? nil : Double(allocations) / Double(count))
+    }
+
+    /// The scalar reference on every `stride`-th layer of the workload over `frames` frames, and the
+    /// batch's largest relative deviation from it on those layers.
+    public static func reference(_ workload: W2Workload, evaluator: FrameEvaluator, frames count: Int, sample: Int) -> ReferenceFigures {
+        let step = max(1, workload.layers.count / max(1, sample))
+        let sampled = Swift.stride(from: 0, to: workload.layers.count, by: step).map { workload.layers[$0] }
+        let times = W2Workload.frameTimes(count)
+        // The reference's speed: every sampled property at every frame time.
+        let start = nanoseconds()
+        var sink = 0
+        for t in times {
+            for layer in sampled {
+                sink &+= ReferenceEvaluator.presentationValues(model: layer.model, animations: layer.animations, at: t).count
+            }
+        }
+        let perProperty = Double(nanoseconds() - start) / Double(times.count * sampled.count) + Double(sink & 0)
+        // The batch against it, on a few frames.
+        var worst = 0.0
+        for t in Swift.stride(from: 0, to: times.count, by: max(1, times.count / 8)).map({ times[$0] }) {
+            evaluator.evaluate(at: t)
+            for layer in sampled {
+                let reference = ReferenceEvaluator.presentationValues(model: layer.model, animations: layer.animations, at: t)
+                for (property, expected) in reference {
+                    guard let batch = evaluator.value(layer: layer.layer, property: property) else { continue }
+                    for (a, b) in zip(batch.components, expected.components) {
+                        worst = max(worst, abs(a - b) / (1 + abs(b)))
+                    }
+                }
+            }
+        }
+        return ReferenceFigures(sampleProperties: sampled.count, nanosecondsPerProperty: perProperty, maximumRelativeError: worst)
+    }
+}

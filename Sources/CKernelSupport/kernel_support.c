@@ -1,0 +1,3 @@
+// The helpers are static inline functions in include/kernel_support.h; this file only gives the
+// target a translation unit.
+#include "kernel_support.h"

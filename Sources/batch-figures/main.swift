@@ -1,0 +1,83 @@
+// Prints the figures the AnimationBatch issue asks for: the timing-curve kernel on W1, and W2 frames
+// at N properties on one and two threads, each beside the scalar reference measured in the same run,
+// with allocations per frame and the build's CPU flags. Run it with
+//   swift run -c release -Xcc -march=native batch-figures
+//   swift run -c release batch-figures            (portable build)
+// Options: --properties N (W2, default 1,000,000), --frames N (default 120), --w1 N (default
+// 1,000,000), --only FAMILY (one kernel family of W2 alone: basicScalar, basicPoint, basicColor,
+// keyframe, path, spring), --json (one JSON object on standard output).
+import AnimationBatch
+import AnimationWorkloads
+import CAllocationCounter
+import Foundation
+
+var arguments = CommandLine.arguments.dropFirst()
+var properties = 1_000_000, frames = 120, w1Count = 1_000_000, json = false
+var only: W2Workload.Family?
+while let argument = arguments.popFirst() {
+    switch argument {
+    case "--properties": properties = Int(arguments.popFirst() ?? "") ?? properties
+    case "--frames": frames = Int(arguments.popFirst() ?? "") ?? frames
+    case "--w1": w1Count = Int(arguments.popFirst() ?? "") ?? w1Count
+    case "--json": json = true
+    case "--only": only = W2Workload.Family(rawValue: arguments.popFirst() ?? "")
+    default:
+        FileHandle.standardError.write("unknown argument \(argument)\n".data(using: .utf8)!)
+        exit(2)
+    }
+}
+
+@MainActor func log(_ s: String) { if !json { print(s) } else { FileHandle.standardError.write((s + "\n").data(using: .utf8)!) } }
+
+struct Report: Codable {
+    var build: String
+    var processors: Int
+    var w1: W1Figures
+    var w2: [W2Figures]
+    var reference: ReferenceFigures
+    var referenceFrameSecondsEstimate: Double
+    var speedupOverReference2Threads: Double
+    var scalingOneToTwoThreads: Double
+}
+
+log("build: \(BuildInfo.summary); processors: \(ProcessInfo.processInfo.activeProcessorCount)")
+let w1Workload = W1Workload(count: w1Count)
+let w1 = Measure.w1(w1Workload)
+w1Workload.deallocate()
+log(String(format: "W1 timing curves (%d evaluations): %.2f ns/eval 1 thread, %.2f ns/eval 2 threads (%.2f core-ns); reference %.1f ns/eval (%.0f×); max error %.2e, p99.99 %.2e, named curves %.2e",
+           w1.evaluations, w1.nanosecondsPerEvaluation1Thread, w1.nanosecondsPerEvaluation2Threads,
+           w1.coreNanosecondsPerEvaluation2Threads, w1.referenceNanosecondsPerEvaluation, w1.speedupOverReference1Thread,
+           w1.maximumError, w1.p9999Error, w1.maximumErrorNamedCurves))
+
+log("W2: building \(properties) properties…")
+let w2Workload = W2Workload(properties: properties, only: only)
+let store = try w2Workload.makeStore()
+let evaluator = FrameEvaluator(store: store)
+let counter: ((() -> Void) -> Int)? = allocation_counter_available() == 1 ? { body in
+    allocation_counter_start()
+    body()
+    return allocation_counter_stop()
+} : nil
+var w2: [W2Figures] = []
+for threads in [1, 2] {
+    let figures = Measure.frames(evaluator, frames: frames, threads: threads, countAllocations: counter)
+    w2.append(figures)
+    log(String(format: "W2 %d properties, %d thread(s): frame p50 %.3f ms, p99 %.3f ms, min %.3f ms, %.1f M evaluations/s, %@ allocations/frame",
+               figures.properties, threads, figures.frames.p50Seconds * 1e3, figures.frames.p99Seconds * 1e3, figures.frames.minSeconds * 1e3,
+               figures.evaluationsPerSecond / 1e6, figures.allocationsPerFrame.map { String(format: "%.2f", $0) } ?? "n/a"))
+}
+let reference = Measure.reference(w2Workload, evaluator: evaluator, frames: min(frames, 120), sample: 5_000)
+let referenceFrame = reference.nanosecondsPerProperty * Double(properties) / 1e9
+let speedup = referenceFrame / w2[1].frames.p50Seconds
+let scaling = w2[0].frames.p50Seconds / w2[1].frames.p50Seconds
+log(String(format: "reference: %.0f ns/property on %d sampled properties → %.1f ms per frame at %d; batch on 2 threads %.1f× faster; 1→2 threads %.2f×; max relative error %.2e",
+           reference.nanosecondsPerProperty, reference.sampleProperties, referenceFrame * 1e3, properties, speedup, scaling,
+           reference.maximumRelativeError))
+if json {
+    let report = Report(build: BuildInfo.summary, processors: ProcessInfo.processInfo.activeProcessorCount, w1: w1, w2: w2,
+                        reference: reference, referenceFrameSecondsEstimate: referenceFrame,
+                        speedupOverReference2Threads: speedup, scalingOneToTwoThreads: scaling)
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+    print(String(data: try encoder.encode(report), encoding: .utf8)!)
+}
