@@ -38,6 +38,9 @@ public struct W1Figures: Sendable, Codable {
     public var maximumError: Double
     public var p9999Error: Double
     public var maximumErrorNamedCurves: Double
+    /// Evaluations whose nearly vertical curve the kernel hands to Double
+    /// (`TimingCurveBatch.usesFloatKernel(for:)`); included in the timings.
+    public var doubleEvaluated: Int
 }
 
 /// W2's figures at one size and thread count.
@@ -86,7 +89,9 @@ public enum Measure {
         for i in 0..<n { sink += workload.functions[i].value(at: Double(inputs[i])) }
         let referenceTime = Double(nanoseconds() - start) / Double(n)
         for i in 0..<n {
-            let e = abs(Double(outputs[i]) - workload.functions[i].value(at: Double(inputs[i])))
+            let expected = workload.functions[i].value(at: Double(inputs[i]))
+            // NaN where a number was due counts as an infinite error (sorting NaN would hide it).
+            let e = outputs[i].isNaN != expected.isNaN ? .infinity : outputs[i].isNaN ? 0 : abs(Double(outputs[i]) - expected)
             errors[i] = e
             if i % 5 == 0 { namedMax = max(namedMax, e) }
         }
@@ -94,7 +99,8 @@ public enum Measure {
         return W1Figures(evaluations: n, nanosecondsPerEvaluation1Thread: one, nanosecondsPerEvaluation2Threads: two,
                          coreNanosecondsPerEvaluation2Threads: two * 2, referenceNanosecondsPerEvaluation: referenceTime + sink * 0,
                          speedupOverReference1Thread: referenceTime / one, maximumError: errors.last ?? 0,
-                         p9999Error: errors.isEmpty ? 0 : errors[min(n - 1, Int(Double(n) * 0.9999))], maximumErrorNamedCurves: namedMax)
+                         p9999Error: errors.isEmpty ? 0 : errors[min(n - 1, Int(Double(n) * 0.9999))], maximumErrorNamedCurves: namedMax,
+                         doubleEvaluated: batch.referenceEvaluatedCount)
     }
 
     /// Runs `frames` W2 frames at 60 Hz on `threads` threads. `countAllocations` (when given) wraps a

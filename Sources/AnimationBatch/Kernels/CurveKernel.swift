@@ -83,72 +83,99 @@ struct CompiledCurve: Sendable, Hashable {
 
 /// The timing-curve kernel: `y = f(x)` for 16 cubic Béziers at once (semantics §3.2).
 ///
-/// **Algorithm (B10N2 with a mirror).** For `x > 0.5` the mirror image (the curve seen from (1, 1):
-/// control points (1 − x2, 1 − y2), (1 − x1, 1 − y1)) is solved at `1 − x` and `1 − y′` returned, so
-/// the flat end of curves with `x2 ≈ 1` is solved where Float has its precision; the batch kernels
-/// take `1 − p` from the Double timing stage, so even `p` within 1e-9 of 1 is exact. Then 10
-/// division-free bisection steps on `s ∈ [0, 1]` (`s ± h`, `h` halving: each step one Horner
-/// evaluation, one compare, one blend) bracket the root within 2⁻¹¹, and 2 Newton steps, each
-/// clamped into that bracket, converge (quadratically where `x′(s)` is not small). Never Newton
-/// alone from `s = x`: on steep curves it diverges (performance-notes.md). `x ≤ 0` gives exactly 0
-/// and `x ≥ 1` exactly 1. Curves on the diagonal (`y = x`) skip the solve (per lane, and the whole
-/// block when every lane is linear).
+/// **Algorithm (mirror, √-warped bisection B9, guarded Newton N2).** For `x > 0.5` the mirror
+/// image (the curve seen from (1, 1): control points (1 − x2, 1 − y2), (1 − x1, 1 − y1)) is solved
+/// at `1 − x` and `1 − y′` returned, so both ends of the curve are solved near `s = 0`, where Float
+/// has its precision; the batch kernels take `1 − p` from the Double timing stage, so even `p`
+/// within 1e-9 of 1 is exact. Then 9 division-free bisection steps on `t ∈ [0, 1]` with `s = t²`
+/// (`t ± h`, `h` halving: each step one square, one Horner evaluation, one compare, one blend)
+/// bracket the root, and 2 Newton steps in `s`, each clamped into the bracket, converge.
 ///
-/// **Error bound.** ≤ 2e-5 absolute for control points x1, x2 in [0, 1] and y in [−1, 2]; measured
-/// over W1 (10⁶ evaluations, named and random curves): max 2.2e-6, p99.99 7e-7 (perf-reports).
+/// Why `s = t²`: curves with `x1 ≈ 0` rise like `y ∝ √x` at the start (`x′(0) = 0`). A uniform
+/// bisection leaves such a root deep inside its first cell, where Newton only halves the error per
+/// step — 1e-4 off at x = 1e-7 with 10 uniform steps (measured). Warped cells are finest near 0
+/// (width ≈ 2t·2⁻¹⁰) and no wider than 2⁻⁹ elsewhere, so Newton starts within a few per cent of
+/// the root except for roots inside the first cell (s < 2⁻²⁰), whose y is that small too. Measured
+/// worst over the kernel tests' corner grid, ends included: 8 steps 2.4e-6 but 1.0e-5 at x = 1e-45;
+/// 9 steps 2.5e-6 everywhere; 10 steps 2.0e-6, 15 % slower than 9. Never Newton alone from `s = x`: on steep curves it diverges
+/// (performance-notes.md). `x ≤ 0` gives exactly 0 and `x ≥ 1` exactly 1. Curves on the diagonal
+/// (`y = x`) return their input (per lane, and the whole block skips the solve when every lane is
+/// linear). Nearly vertical curves (``CompiledCurve/isWithinFloatPrecision(_:)``) come out NaN and
+/// are evaluated in Double (``CurveColumns``).
 ///
-/// **Speed.** See perf-reports (W1: ns per evaluation, one and two threads).
+/// **Error bound.** ≤ 2e-5 absolute for control points x1, x2 in [0, 1] and y in [−1, 2]; the
+/// kernel tests measure ≤ 2.5e-6 on every curve it keeps (they require ≤ 1e-5), over a grid
+/// through the domain's corners with inputs down to the smallest Float from either end; W1's max
+/// and p99.99 are in perf-reports.
+///
+/// **Speed.** Latency-bound: each bisection step is a chain of dependent vector operations, so
+/// ``evaluate4(inputs:outputs:curves:block:)`` interleaves four blocks (four independent chains);
+/// W1 figures in perf-reports.
 enum CurveKernel {
     /// Polynomial coefficients `x(s) = ((ax·s + bx)·s + cx)·s` and `y(s)` of 16 curves.
     @inline(__always)
-    static func coefficients(_ x1: SIMD16<Float>, _ y1: SIMD16<Float>, _ x2: SIMD16<Float>, _ y2: SIMD16<Float>)
-        -> (ax: SIMD16<Float>, bx: SIMD16<Float>, cx: SIMD16<Float>, ay: SIMD16<Float>, by: SIMD16<Float>, cy: SIMD16<Float>) {
-        let cx = 3 * x1, bx = 3 * (x2 - x1) - cx, ax = 1 - cx - bx
-        let cy = 3 * y1, by = 3 * (y2 - y1) - cy, ay = 1 - cy - by
-        return (ax, bx, cx, ay, by, cy)
+    static func coefficients(_ p1: SIMD16<Float>, _ p2: SIMD16<Float>) -> (a: SIMD16<Float>, b: SIMD16<Float>, c: SIMD16<Float>) {
+        let c = 3 * p1, b = 3 * (p2 - p1) - c
+        return (1 - c - b, b, c)
     }
 
-    /// Solves 16 curves whose inputs are already mirrored: `x` in [0, 0.5] (0 means an end).
+    /// The bisection steps on `t` (`s = t²`).
+    @inline(__always) static var bisectionSteps: Int { 9 }
+
+    /// `s` with `x(s) = u` for 16 curves whose inputs are already mirrored: `u` in [0, 0.5].
     @inline(__always)
-    static func solve(x: SIMD16<Float>, ax: SIMD16<Float>, bx: SIMD16<Float>, cx: SIMD16<Float>,
-                      ay: SIMD16<Float>, by: SIMD16<Float>, cy: SIMD16<Float>) -> SIMD16<Float> {
-        var s = SIMD16<Float>(repeating: 0.5)
+    static func solve(_ u: SIMD16<Float>, _ ax: SIMD16<Float>, _ bx: SIMD16<Float>, _ cx: SIMD16<Float>) -> SIMD16<Float> {
+        var t = SIMD16<Float>(repeating: 0.5)
         var h = SIMD16<Float>(repeating: 0.25)
-        // Bisection: s stays the midpoint of a bracket of half-width 2h around the root.
-        for _ in 0..<10 {
-            let xs = mad(mad(ax, s, bx), s, cx) * s
-            s += h.replacing(with: -h, where: xs .> x)
+        // t stays the midpoint of a bracket of half-width 2h around the root's √s.
+        for _ in 0..<bisectionSteps {
+            let s = t * t
+            let f = mad(mad(ax, s, bx), s, cx) * s
+            t = (t + h).replacing(with: t - h, where: f .> u)
             h *= 0.5
         }
-        let lo = s - 2 * h, hi = s + 2 * h
-        // Guarded Newton: a step that leaves the bracket (or divides by a zero slope) is clamped.
-        for _ in 0..<2 {
-            let xs = mad(mad(ax, s, bx), s, cx) * s
-            let slope = mad(mad(3 * ax, s, 2 * bx), s, cx)
-            var next = s - (xs - x) / slope
-            next.replace(with: s, where: next .!= next)
-            next.replace(with: lo, where: next .< lo)
-            next.replace(with: hi, where: next .> hi)
-            s = next
-        }
-        var y = mad(mad(ay, s, by), s, cy) * s
-        y.replace(with: 0, where: x .<= 0)
-        return y
+        return polish(t, 2 * h, u, ax, bx, cx)
     }
 
-    /// `f(x)` for 16 curves given by their control points, `x` already mirrored where `mirror` is
-    /// set (the caller forms `1 − x` in the precision it has).
+    /// Two Newton steps in `s` from `s`, each clamped into `[low, high]` (a step that divides by a
+    /// zero slope stays put).
     @inline(__always)
-    static func evaluate(mirroredInput x: SIMD16<Float>, mirror: SIMDMask<SIMD16<Int32>>, raw: SIMD16<Float>,
+    static func newton(_ s: SIMD16<Float>, _ u: SIMD16<Float>, _ ax: SIMD16<Float>, _ bx: SIMD16<Float>, _ cx: SIMD16<Float>,
+                       _ low: SIMD16<Float>, _ high: SIMD16<Float>) -> SIMD16<Float> {
+        var s = s
+        for _ in 0..<2 {
+            let f = mad(mad(ax, s, bx), s, cx) * s
+            let slope = mad(mad(3 * ax, s, 2 * bx), s, cx)
+            var next = s - (f - u) / slope
+            next.replace(with: s, where: next .!= next)
+            next.replace(with: low, where: next .< low)
+            next.replace(with: high, where: next .> high)
+            s = next
+        }
+        return s
+    }
+
+    /// `f(r)` for 16 curves given by their control points: `r` clamped to [0, 1] (NaN kept), `u`
+    /// its mirrored form (`1 − r` where `mirror`, formed by the caller in the precision it has).
+    @inline(__always)
+    static func evaluate(_ r: SIMD16<Float>, mirrored u: SIMD16<Float>, mirror: SIMDMask<SIMD16<Int32>>,
                          x1: SIMD16<Float>, y1: SIMD16<Float>, x2: SIMD16<Float>, y2: SIMD16<Float>) -> SIMD16<Float> {
         let linear = (x1 .== y1) .& (x2 .== y2)
-        if all(linear) { return raw }
-        // The mirror image's control points: (1 − x2, 1 − y2), (1 − x1, 1 − y1).
-        let c = coefficients(x1.replacing(with: 1 - x2, where: mirror), y1.replacing(with: 1 - y2, where: mirror),
-                             x2.replacing(with: 1 - x1, where: mirror), y2.replacing(with: 1 - y1, where: mirror))
-        let y = solve(x: x, ax: c.ax, bx: c.bx, cx: c.cx, ay: c.ay, by: c.by, cy: c.cy)
-        // Identity curves return their input; so does NaN (the solve would turn it into a number).
-        return y.replacing(with: 1 - y, where: mirror).replacing(with: raw, where: linear .| (raw .!= raw))
+        if all(linear) { return r }
+        let (ax, bx, cx) = coefficients(x1.replacing(with: 1 - x2, where: mirror), x2.replacing(with: 1 - x1, where: mirror))
+        let s = solve(u, ax, bx, cx)
+        return finish(s, r, u, mirror, linear: linear, y1: y1, y2: y2)
+    }
+
+    /// `y(s)` (mirrored like the solve), the mirror undone; exact 0 and 1 at the ends, identity
+    /// curves and NaN inputs returning the input.
+    @inline(__always)
+    static func finish(_ s: SIMD16<Float>, _ r: SIMD16<Float>, _ u: SIMD16<Float>, _ mirror: SIMDMask<SIMD16<Int32>>,
+                       linear: SIMDMask<SIMD16<Int32>>, y1: SIMD16<Float>, y2: SIMD16<Float>) -> SIMD16<Float> {
+        let (ay, by, cy) = coefficients(y1.replacing(with: 1 - y2, where: mirror), y2.replacing(with: 1 - y1, where: mirror))
+        var y = mad(mad(ay, s, by), s, cy) * s
+        y.replace(with: 0, where: u .<= 0)
+        return y.replacing(with: 1 - y, where: mirror).replacing(with: r, where: linear .| (r .!= r))
     }
 
     /// `f(p)` for 16 tracks whose progress comes from the Double timing stage.
@@ -157,27 +184,131 @@ enum CurveKernel {
         let p = narrow(timing.progressLow, timing.progressHigh)
         let one = SIMD8<Double>(repeating: 1), zero = SIMD8<Double>(repeating: 0)
         let mirrorLow = timing.progressLow .> 0.5, mirrorHigh = timing.progressHigh .> 0.5
-        let x = narrow(timing.progressLow.replacing(with: one - timing.progressLow, where: mirrorLow),
+        let u = narrow(timing.progressLow.replacing(with: one - timing.progressLow, where: mirrorLow),
                        timing.progressHigh.replacing(with: one - timing.progressHigh, where: mirrorHigh))
         let mirror = narrow(zero.replacing(with: one, where: mirrorLow), zero.replacing(with: one, where: mirrorHigh)) .> 0
-        var y = evaluate(mirroredInput: x, mirror: mirror, raw: p,
-                         x1: load16(c.x1, i), y1: load16(c.y1, i), x2: load16(c.x2, i), y2: load16(c.y2, i))
-        if any(y .!= y) {
-            c.patch(&y, block: i) { lane in lane < 8 ? timing.progressLow[lane] : timing.progressHigh[lane - 8] }
-        }
+        var y = evaluate(p, mirrored: u, mirror: mirror, x1: load16(c.x1, i), y1: load16(c.y1, i), x2: load16(c.x2, i), y2: load16(c.y2, i))
+        if any(y .!= y) { y = c.patched(y, block: i, progress: timing.progressLow, timing.progressHigh) }
         return y
     }
 
-    /// `f(x)` for 16 Float inputs (the W1 workload's form): mirrors in Float (`1 − x` is exact for x
-    /// in [0.5, 1]); inputs outside [0, 1] clamp.
+    /// Inputs clamped to [0, 1] (NaN kept).
+    @inline(__always)
+    static func clamp(_ v: SIMD16<Float>) -> SIMD16<Float> {
+        v.replacing(with: 0, where: v .< 0).replacing(with: 1, where: v .> 1)
+    }
+
+    /// `f(x)` for 16 Float inputs (the W1 form): mirrors in Float (`1 − x` is exact for x in
+    /// [0.5, 1]); inputs outside [0, 1] clamp.
     @inline(__always)
     static func evaluate(x: SIMD16<Float>, curves c: CurveColumns, block i: Int) -> SIMD16<Float> {
-        let clamped = x.replacing(with: 0, where: x .< 0).replacing(with: 1, where: x .> 1)
-        let mirror = clamped .> 0.5
-        var y = evaluate(mirroredInput: clamped.replacing(with: 1 - clamped, where: mirror), mirror: mirror, raw: clamped,
+        let r = clamp(x)
+        let mirror = r .> 0.5
+        var y = evaluate(r, mirrored: r.replacing(with: 1 - r, where: mirror), mirror: mirror,
                          x1: load16(c.x1, i), y1: load16(c.y1, i), x2: load16(c.x2, i), y2: load16(c.y2, i))
-        if any(y .!= y) { c.patch(&y, block: i) { Double(clamped[$0]) } }
+        if any(y .!= y) { y = c.patched(y, block: i, inputs: r) }
         return y
+    }
+
+    /// The Newton steps after the bisection on `t`, bracketed by `t ± width` (squared).
+    @inline(__always)
+    static func polish(_ t: SIMD16<Float>, _ width: SIMD16<Float>, _ u: SIMD16<Float>,
+                       _ ax: SIMD16<Float>, _ bx: SIMD16<Float>, _ cx: SIMD16<Float>) -> SIMD16<Float> {
+        var low = t - width
+        low = low.replacing(with: 0, where: low .< 0)
+        let high = t + width
+        return newton(t * t, u, ax, bx, cx, low * low, high * high)
+    }
+
+    /// `outputs[i ..< i + 64] = f(inputs[i ..< i + 64])` for four blocks of Float inputs (the W1
+    /// form), as one self-contained function: the four solves are interleaved (four independent
+    /// dependency chains hide each step's latency), and only what a chain needs lives across the
+    /// solve — the input, `t` and three x coefficients per block; the y coefficients are formed
+    /// from the control points afterwards — so the loop stays in registers (measured: passing the
+    /// blocks' coefficients to a separate solve through memory cost 30 %, inlining this into its
+    /// caller 150 %). Nearly vertical curves come out NaN and are patched in memory afterwards.
+    @inline(never)
+    static func evaluate4(inputs: UnsafePointer<Float>, outputs: UnsafeMutablePointer<Float>, curves c: CurveColumns, block i: Int) {
+        // Written out in one body with local helpers: the same steps through the static helpers
+        // above were left uninlined here and split into 128-bit pieces (4× slower, measured).
+        let x = UnsafeMutablePointer(mutating: inputs)
+        @inline(__always) func clamped(_ v: SIMD16<Float>) -> SIMD16<Float> {
+            v.replacing(with: 0, where: v .< 0).replacing(with: 1, where: v .> 1)
+        }
+        @inline(__always) func mirrored(_ v: SIMD16<Float>) -> SIMD16<Float> {
+            v.replacing(with: 1 - v, where: v .> 0.5)
+        }
+        // x(s) coefficients of block b, mirrored where its input is above 0.5.
+        @inline(__always) func xCoefficients(_ b: Int, _ r: SIMD16<Float>) -> (SIMD16<Float>, SIMD16<Float>, SIMD16<Float>) {
+            let m = r .> 0.5
+            let x1 = load16(c.x1, b), x2 = load16(c.x2, b)
+            let p1 = x1.replacing(with: 1 - x2, where: m), p2 = x2.replacing(with: 1 - x1, where: m)
+            let cx = 3 * p1, bx = 3 * (p2 - p1) - cx
+            return (1 - cx - bx, bx, cx)
+        }
+        let r0 = clamped(load16(x, i)), r1 = clamped(load16(x, i + 16)), r2 = clamped(load16(x, i + 32)), r3 = clamped(load16(x, i + 48))
+        let u0 = mirrored(r0), u1 = mirrored(r1), u2 = mirrored(r2), u3 = mirrored(r3)
+        let (ax0, bx0, cx0) = xCoefficients(i, r0)
+        let (ax1, bx1, cx1) = xCoefficients(i + 16, r1)
+        let (ax2, bx2, cx2) = xCoefficients(i + 32, r2)
+        let (ax3, bx3, cx3) = xCoefficients(i + 48, r3)
+        var t0 = SIMD16<Float>(repeating: 0.5), t1 = t0, t2 = t0, t3 = t0
+        var h = SIMD16<Float>(repeating: 0.25)
+        for _ in 0..<bisectionSteps {
+            let s0 = t0 * t0, s1 = t1 * t1, s2 = t2 * t2, s3 = t3 * t3
+            let f0 = mad(mad(ax0, s0, bx0), s0, cx0) * s0
+            let f1 = mad(mad(ax1, s1, bx1), s1, cx1) * s1
+            let f2 = mad(mad(ax2, s2, bx2), s2, cx2) * s2
+            let f3 = mad(mad(ax3, s3, bx3), s3, cx3) * s3
+            t0 = (t0 + h).replacing(with: t0 - h, where: f0 .> u0)
+            t1 = (t1 + h).replacing(with: t1 - h, where: f1 .> u1)
+            t2 = (t2 + h).replacing(with: t2 - h, where: f2 .> u2)
+            t3 = (t3 + h).replacing(with: t3 - h, where: f3 .> u3)
+            h *= 0.5
+        }
+        let width = 2 * h
+        @inline(__always) func newton(_ t: SIMD16<Float>, _ u: SIMD16<Float>, _ ax: SIMD16<Float>, _ bx: SIMD16<Float>, _ cx: SIMD16<Float>) -> SIMD16<Float> {
+            var low = t - width
+            low = low.replacing(with: 0, where: low .< 0)
+            let high = t + width
+            let lo = low * low, hi = high * high
+            var s = t * t
+            for _ in 0..<2 {
+                let f = mad(mad(ax, s, bx), s, cx) * s
+                let slope = mad(mad(3 * ax, s, 2 * bx), s, cx)
+                var next = s - (f - u) / slope
+                next.replace(with: s, where: next .!= next)
+                next.replace(with: lo, where: next .< lo)
+                next.replace(with: hi, where: next .> hi)
+                s = next
+            }
+            return s
+        }
+        let s0 = newton(t0, u0, ax0, bx0, cx0), s1 = newton(t1, u1, ax1, bx1, cx1)
+        let s2 = newton(t2, u2, ax2, bx2, cx2), s3 = newton(t3, u3, ax3, bx3, cx3)
+        // y(s) from the control points (mirrored alike), the mirror undone, the ends and identity
+        // curves exact, NaN inputs kept.
+        @inline(__always) func finish(_ b: Int, _ s: SIMD16<Float>, _ r: SIMD16<Float>, _ u: SIMD16<Float>) -> SIMD16<Float> {
+            let m = r .> 0.5
+            let x1 = load16(c.x1, b), y1 = load16(c.y1, b), x2 = load16(c.x2, b), y2 = load16(c.y2, b)
+            let q1 = y1.replacing(with: 1 - y2, where: m), q2 = y2.replacing(with: 1 - y1, where: m)
+            let cy = 3 * q1, by = 3 * (q2 - q1) - cy, ay = 1 - cy - by
+            var y = mad(mad(ay, s, by), s, cy) * s
+            y.replace(with: 0, where: u .<= 0)
+            let linear = (x1 .== y1) .& (x2 .== y2)
+            return y.replacing(with: 1 - y, where: m).replacing(with: r, where: linear .| (r .!= r))
+        }
+        let y0 = finish(i, s0, r0, u0), y1 = finish(i + 16, s1, r1, u1)
+        let y2 = finish(i + 32, s2, r2, u2), y3 = finish(i + 48, s3, r3, u3)
+        store16(y0, outputs, i)
+        store16(y1, outputs, i + 16)
+        store16(y2, outputs, i + 32)
+        store16(y3, outputs, i + 48)
+        if any((y0 .!= y0) .| (y1 .!= y1) .| (y2 .!= y2) .| (y3 .!= y3)) {
+            for b in stride(from: i, to: i + 64, by: 16) {
+                store16(c.patched(load16(outputs, b), block: b, inputs: clamped(load16(x, b))), outputs, b)
+            }
+        }
     }
 }
 
@@ -186,192 +317,6 @@ enum CurveKernel {
 /// compile-time constant here.
 @inline(__always) func mad(_ a: SIMD16<Float>, _ b: SIMD16<Float>, _ c: SIMD16<Float>) -> SIMD16<Float> {
     animation_has_fma() != 0 ? c.addingProduct(a, b) : a * b + c
-}
-
-/// Two independent blocks of curves, solved together (see ``CurveKernel/solve(_:_:)``).
-struct CurvePair {
-    var x: (SIMD16<Float>, SIMD16<Float>)
-    var ax: (SIMD16<Float>, SIMD16<Float>), bx: (SIMD16<Float>, SIMD16<Float>), cx: (SIMD16<Float>, SIMD16<Float>)
-    var ay: (SIMD16<Float>, SIMD16<Float>), by: (SIMD16<Float>, SIMD16<Float>), cy: (SIMD16<Float>, SIMD16<Float>)
-}
-
-extension CurveKernel {
-    /// ``solve(x:ax:bx:cx:ay:by:cy:)`` for two blocks at once, their steps interleaved in one loop
-    /// body: the solve is bound by the latency of its dependency chain (10 bisection steps of a
-    /// 3-step Horner evaluation), so two independent chains take little longer than one
-    /// (performance-notes.md: "2–4 independent vectors per loop iteration"). `SIMD32` would express
-    /// the same, but falls off Swift's fast path (lane-by-lane code, 300× slower, measured).
-    @inline(__always)
-    static func solve(_ c: CurvePair) -> (SIMD16<Float>, SIMD16<Float>) {
-        var s0 = SIMD16<Float>(repeating: 0.5), s1 = s0
-        var h = SIMD16<Float>(repeating: 0.25)
-        for _ in 0..<10 {
-            let x0 = mad(mad(c.ax.0, s0, c.bx.0), s0, c.cx.0) * s0
-            let x1 = mad(mad(c.ax.1, s1, c.bx.1), s1, c.cx.1) * s1
-            s0 += h.replacing(with: -h, where: x0 .> c.x.0)
-            s1 += h.replacing(with: -h, where: x1 .> c.x.1)
-            h *= 0.5
-        }
-        let lo0 = s0 - 2 * h, hi0 = s0 + 2 * h, lo1 = s1 - 2 * h, hi1 = s1 + 2 * h
-        for _ in 0..<2 {
-            let x0 = mad(mad(c.ax.0, s0, c.bx.0), s0, c.cx.0) * s0
-            let x1 = mad(mad(c.ax.1, s1, c.bx.1), s1, c.cx.1) * s1
-            let slope0 = mad(mad(3 * c.ax.0, s0, 2 * c.bx.0), s0, c.cx.0)
-            let slope1 = mad(mad(3 * c.ax.1, s1, 2 * c.bx.1), s1, c.cx.1)
-            var n0 = s0 - (x0 - c.x.0) / slope0
-            var n1 = s1 - (x1 - c.x.1) / slope1
-            n0.replace(with: s0, where: n0 .!= n0)
-            n1.replace(with: s1, where: n1 .!= n1)
-            n0.replace(with: lo0, where: n0 .< lo0)
-            n1.replace(with: lo1, where: n1 .< lo1)
-            n0.replace(with: hi0, where: n0 .> hi0)
-            n1.replace(with: hi1, where: n1 .> hi1)
-            s0 = n0
-            s1 = n1
-        }
-        var y0 = mad(mad(c.ay.0, s0, c.by.0), s0, c.cy.0) * s0
-        var y1 = mad(mad(c.ay.1, s1, c.by.1), s1, c.cy.1) * s1
-        y0.replace(with: 0, where: c.x.0 .<= 0)
-        y1.replace(with: 0, where: c.x.1 .<= 0)
-        return (y0, y1)
-    }
-
-    /// The inputs of one block for ``solve(_:)``: mirrored input and mirrored coefficients.
-    @inline(__always)
-    static func prepare(mirroredInput x: SIMD16<Float>, mirror: SIMDMask<SIMD16<Int32>>,
-                        x1: SIMD16<Float>, y1: SIMD16<Float>, x2: SIMD16<Float>, y2: SIMD16<Float>)
-        -> (x: SIMD16<Float>, ax: SIMD16<Float>, bx: SIMD16<Float>, cx: SIMD16<Float>, ay: SIMD16<Float>, by: SIMD16<Float>, cy: SIMD16<Float>) {
-        let c = coefficients(x1.replacing(with: 1 - x2, where: mirror), y1.replacing(with: 1 - y2, where: mirror),
-                             x2.replacing(with: 1 - x1, where: mirror), y2.replacing(with: 1 - y1, where: mirror))
-        return (x, c.ax, c.bx, c.cx, c.ay, c.by, c.cy)
-    }
-
-    /// `f(x)` for two blocks of Float inputs starting at `i` (the W1 form).
-    @inline(__always)
-    static func evaluatePair(x: (SIMD16<Float>, SIMD16<Float>), curves c: CurveColumns, block i: Int) -> (SIMD16<Float>, SIMD16<Float>) {
-        func clamp(_ v: SIMD16<Float>) -> SIMD16<Float> { v.replacing(with: 0, where: v .< 0).replacing(with: 1, where: v .> 1) }
-        let r0 = clamp(x.0), r1 = clamp(x.1)
-        let m0 = r0 .> 0.5, m1 = r1 .> 0.5
-        let a = prepare(mirroredInput: r0.replacing(with: 1 - r0, where: m0), mirror: m0,
-                        x1: load16(c.x1, i), y1: load16(c.y1, i), x2: load16(c.x2, i), y2: load16(c.y2, i))
-        let b = prepare(mirroredInput: r1.replacing(with: 1 - r1, where: m1), mirror: m1,
-                        x1: load16(c.x1, i + 16), y1: load16(c.y1, i + 16), x2: load16(c.x2, i + 16), y2: load16(c.y2, i + 16))
-        let (y0, y1) = solve(CurvePair(x: (a.x, b.x), ax: (a.ax, b.ax), bx: (a.bx, b.bx), cx: (a.cx, b.cx),
-                                       ay: (a.ay, b.ay), by: (a.by, b.by), cy: (a.cy, b.cy)))
-        let linear0 = (load16(c.x1, i) .== load16(c.y1, i)) .& (load16(c.x2, i) .== load16(c.y2, i))
-        let linear1 = (load16(c.x1, i + 16) .== load16(c.y1, i + 16)) .& (load16(c.x2, i + 16) .== load16(c.y2, i + 16))
-        var f0 = y0.replacing(with: 1 - y0, where: m0).replacing(with: r0, where: linear0 .| (r0 .!= r0))
-        var f1 = y1.replacing(with: 1 - y1, where: m1).replacing(with: r1, where: linear1 .| (r1 .!= r1))
-        if any((f0 .!= f0) .| (f1 .!= f1)) {
-            c.patch(&f0, block: i) { Double(r0[$0]) }
-            c.patch(&f1, block: i + 16) { Double(r1[$0]) }
-        }
-        return (f0, f1)
-    }
-}
-
-/// Four independent blocks of curves, solved together (see ``CurveKernel/solve(_:)-4``).
-struct CurveQuad {
-    var x: (SIMD16<Float>, SIMD16<Float>, SIMD16<Float>, SIMD16<Float>)
-    var ax: (SIMD16<Float>, SIMD16<Float>, SIMD16<Float>, SIMD16<Float>), bx: (SIMD16<Float>, SIMD16<Float>, SIMD16<Float>, SIMD16<Float>), cx: (SIMD16<Float>, SIMD16<Float>, SIMD16<Float>, SIMD16<Float>)
-    var ay: (SIMD16<Float>, SIMD16<Float>, SIMD16<Float>, SIMD16<Float>), by: (SIMD16<Float>, SIMD16<Float>, SIMD16<Float>, SIMD16<Float>), cy: (SIMD16<Float>, SIMD16<Float>, SIMD16<Float>, SIMD16<Float>)
-}
-
-extension CurveKernel {
-    /// The solve of ``solve(x:ax:bx:cx:ay:by:cy:)`` for four blocks, interleaved in one loop body
-    /// (generated: the same lines four times). Four chains hide more of each step's latency than two.
-    @inline(__always)
-    static func solve(_ c: CurveQuad) -> (SIMD16<Float>, SIMD16<Float>, SIMD16<Float>, SIMD16<Float>) {
-        var s0 = SIMD16<Float>(repeating: 0.5)
-        var s1 = SIMD16<Float>(repeating: 0.5)
-        var s2 = SIMD16<Float>(repeating: 0.5)
-        var s3 = SIMD16<Float>(repeating: 0.5)
-        var h = SIMD16<Float>(repeating: 0.25)
-        for _ in 0..<10 {
-            let x0 = mad(mad(c.ax.0, s0, c.bx.0), s0, c.cx.0) * s0
-            let x1 = mad(mad(c.ax.1, s1, c.bx.1), s1, c.cx.1) * s1
-            let x2 = mad(mad(c.ax.2, s2, c.bx.2), s2, c.cx.2) * s2
-            let x3 = mad(mad(c.ax.3, s3, c.bx.3), s3, c.cx.3) * s3
-            s0 += h.replacing(with: -h, where: x0 .> c.x.0)
-            s1 += h.replacing(with: -h, where: x1 .> c.x.1)
-            s2 += h.replacing(with: -h, where: x2 .> c.x.2)
-            s3 += h.replacing(with: -h, where: x3 .> c.x.3)
-            h *= 0.5
-        }
-        let lo0 = s0 - 2 * h, hi0 = s0 + 2 * h
-        let lo1 = s1 - 2 * h, hi1 = s1 + 2 * h
-        let lo2 = s2 - 2 * h, hi2 = s2 + 2 * h
-        let lo3 = s3 - 2 * h, hi3 = s3 + 2 * h
-        for _ in 0..<2 {
-            let x0 = mad(mad(c.ax.0, s0, c.bx.0), s0, c.cx.0) * s0
-            let x1 = mad(mad(c.ax.1, s1, c.bx.1), s1, c.cx.1) * s1
-            let x2 = mad(mad(c.ax.2, s2, c.bx.2), s2, c.cx.2) * s2
-            let x3 = mad(mad(c.ax.3, s3, c.bx.3), s3, c.cx.3) * s3
-            let slope0 = mad(mad(3 * c.ax.0, s0, 2 * c.bx.0), s0, c.cx.0)
-            let slope1 = mad(mad(3 * c.ax.1, s1, 2 * c.bx.1), s1, c.cx.1)
-            let slope2 = mad(mad(3 * c.ax.2, s2, 2 * c.bx.2), s2, c.cx.2)
-            let slope3 = mad(mad(3 * c.ax.3, s3, 2 * c.bx.3), s3, c.cx.3)
-            var n0 = s0 - (x0 - c.x.0) / slope0
-            var n1 = s1 - (x1 - c.x.1) / slope1
-            var n2 = s2 - (x2 - c.x.2) / slope2
-            var n3 = s3 - (x3 - c.x.3) / slope3
-            n0.replace(with: s0, where: n0 .!= n0)
-            n1.replace(with: s1, where: n1 .!= n1)
-            n2.replace(with: s2, where: n2 .!= n2)
-            n3.replace(with: s3, where: n3 .!= n3)
-            n0.replace(with: lo0, where: n0 .< lo0)
-            n1.replace(with: lo1, where: n1 .< lo1)
-            n2.replace(with: lo2, where: n2 .< lo2)
-            n3.replace(with: lo3, where: n3 .< lo3)
-            n0.replace(with: hi0, where: n0 .> hi0)
-            n1.replace(with: hi1, where: n1 .> hi1)
-            n2.replace(with: hi2, where: n2 .> hi2)
-            n3.replace(with: hi3, where: n3 .> hi3)
-            s0 = n0
-            s1 = n1
-            s2 = n2
-            s3 = n3
-        }
-        var y0 = mad(mad(c.ay.0, s0, c.by.0), s0, c.cy.0) * s0
-        var y1 = mad(mad(c.ay.1, s1, c.by.1), s1, c.cy.1) * s1
-        var y2 = mad(mad(c.ay.2, s2, c.by.2), s2, c.cy.2) * s2
-        var y3 = mad(mad(c.ay.3, s3, c.by.3), s3, c.cy.3) * s3
-        y0.replace(with: 0, where: c.x.0 .<= 0)
-        y1.replace(with: 0, where: c.x.1 .<= 0)
-        y2.replace(with: 0, where: c.x.2 .<= 0)
-        y3.replace(with: 0, where: c.x.3 .<= 0)
-        return (y0, y1, y2, y3)
-    }
-
-    /// `f(x)` for four blocks of Float inputs starting at `i` (the W1 form).
-    @inline(__always)
-    static func evaluateQuad(x: (SIMD16<Float>, SIMD16<Float>, SIMD16<Float>, SIMD16<Float>), curves c: CurveColumns, block i: Int) -> (SIMD16<Float>, SIMD16<Float>, SIMD16<Float>, SIMD16<Float>) {
-        func clamp(_ v: SIMD16<Float>) -> SIMD16<Float> { v.replacing(with: 0, where: v .< 0).replacing(with: 1, where: v .> 1) }
-        let r0 = clamp(x.0), m0 = r0 .> 0.5
-        let p0 = prepare(mirroredInput: r0.replacing(with: 1 - r0, where: m0), mirror: m0, x1: load16(c.x1, i + 0), y1: load16(c.y1, i + 0), x2: load16(c.x2, i + 0), y2: load16(c.y2, i + 0))
-        let r1 = clamp(x.1), m1 = r1 .> 0.5
-        let p1 = prepare(mirroredInput: r1.replacing(with: 1 - r1, where: m1), mirror: m1, x1: load16(c.x1, i + 16), y1: load16(c.y1, i + 16), x2: load16(c.x2, i + 16), y2: load16(c.y2, i + 16))
-        let r2 = clamp(x.2), m2 = r2 .> 0.5
-        let p2 = prepare(mirroredInput: r2.replacing(with: 1 - r2, where: m2), mirror: m2, x1: load16(c.x1, i + 32), y1: load16(c.y1, i + 32), x2: load16(c.x2, i + 32), y2: load16(c.y2, i + 32))
-        let r3 = clamp(x.3), m3 = r3 .> 0.5
-        let p3 = prepare(mirroredInput: r3.replacing(with: 1 - r3, where: m3), mirror: m3, x1: load16(c.x1, i + 48), y1: load16(c.y1, i + 48), x2: load16(c.x2, i + 48), y2: load16(c.y2, i + 48))
-        let y = solve(CurveQuad(x: (p0.x, p1.x, p2.x, p3.x), ax: (p0.ax, p1.ax, p2.ax, p3.ax), bx: (p0.bx, p1.bx, p2.bx, p3.bx), cx: (p0.cx, p1.cx, p2.cx, p3.cx), ay: (p0.ay, p1.ay, p2.ay, p3.ay), by: (p0.by, p1.by, p2.by, p3.by), cy: (p0.cy, p1.cy, p2.cy, p3.cy)))
-        let linear0 = (load16(c.x1, i + 0) .== load16(c.y1, i + 0)) .& (load16(c.x2, i + 0) .== load16(c.y2, i + 0))
-        let linear1 = (load16(c.x1, i + 16) .== load16(c.y1, i + 16)) .& (load16(c.x2, i + 16) .== load16(c.y2, i + 16))
-        let linear2 = (load16(c.x1, i + 32) .== load16(c.y1, i + 32)) .& (load16(c.x2, i + 32) .== load16(c.y2, i + 32))
-        let linear3 = (load16(c.x1, i + 48) .== load16(c.y1, i + 48)) .& (load16(c.x2, i + 48) .== load16(c.y2, i + 48))
-        var f0 = y.0.replacing(with: 1 - y.0, where: m0).replacing(with: r0, where: linear0 .| (r0 .!= r0))
-        var f1 = y.1.replacing(with: 1 - y.1, where: m1).replacing(with: r1, where: linear1 .| (r1 .!= r1))
-        var f2 = y.2.replacing(with: 1 - y.2, where: m2).replacing(with: r2, where: linear2 .| (r2 .!= r2))
-        var f3 = y.3.replacing(with: 1 - y.3, where: m3).replacing(with: r3, where: linear3 .| (r3 .!= r3))
-        if any((f0 .!= f0) .| (f1 .!= f1) .| (f2 .!= f2) .| (f3 .!= f3)) {
-            c.patch(&f0, block: i) { Double(r0[$0]) }
-            c.patch(&f1, block: i + 16) { Double(r1[$0]) }
-            c.patch(&f2, block: i + 32) { Double(r2[$0]) }
-            c.patch(&f3, block: i + 48) { Double(r3[$0]) }
-        }
-        return (f0, f1, f2, f3)
-    }
 }
 
 /// The curve columns of a batch: four control-point coordinates per track, and the curves the
@@ -385,15 +330,29 @@ struct CurveColumns {
     let x1, y1, x2, y2: UnsafeMutablePointer<Float>
     let functions: UnsafePointer<TimingFunction>
 
-    /// Replaces the lanes of `y` (tracks `i ..< i + 16`) whose curve is evaluated in Double: their
-    /// value at `progress(lane)`. Called only when some lane of `y` is NaN (NaN progress also gives
-    /// NaN, and stays NaN).
+    /// `y` with the lanes (tracks `i ..< i + 16`) whose curve is evaluated in Double replaced by
+    /// their value at the Double progress `(low, high)`. Called only when some lane of `y` is NaN
+    /// (NaN progress also gives NaN, and stays NaN). Values in and out, never `inout`: an `inout`
+    /// vector pins the caller's register to memory (performance-notes.md).
     @inline(never)
-    func patch(_ y: inout SIMD16<Float>, block i: Int, progress: (Int) -> Double) {
+    func patched(_ y: SIMD16<Float>, block i: Int, progress low: SIMD8<Double>, _ high: SIMD8<Double>) -> SIMD16<Float> {
+        var y = y
         for lane in 0..<16 where y[lane].isNaN && x1[i + lane].isNaN {
             let function = functions[Int(y1[i + lane].bitPattern)]
-            y[lane] = Float(function.value(at: progress(lane)))
+            y[lane] = Float(function.value(at: lane < 8 ? low[lane] : high[lane - 8]))
         }
+        return y
+    }
+
+    /// ``patched(_:block:progress:_:)`` for Float inputs (the W1 form).
+    @inline(never)
+    func patched(_ y: SIMD16<Float>, block i: Int, inputs x: SIMD16<Float>) -> SIMD16<Float> {
+        var y = y
+        for lane in 0..<16 where y[lane].isNaN && x1[i + lane].isNaN {
+            let function = functions[Int(y1[i + lane].bitPattern)]
+            y[lane] = Float(function.value(at: Double(x[lane])))
+        }
+        return y
     }
 }
 
@@ -443,6 +402,14 @@ final class CurveStorage {
         (functions + index).initialize(to: function)
         functionIndex[function] = index
         return index
+    }
+
+    /// Sets track `i`'s curve from Float control points already checked at compile time (a
+    /// keyframe segment's, copied from its record: nearly vertical segment curves never reach the
+    /// Float kernels, see `TrackStore`).
+    @inline(__always)
+    func setControlPoints(_ i: Int, x1 a: Float, y1 b: Float, x2 c: Float, y2 d: Float) {
+        (x1[i], y1[i], x2[i], y2[i]) = (a, b, c, d)
     }
 
     /// Whether track `i`'s curve is evaluated in Double.

@@ -130,8 +130,8 @@ struct TimingKernel {
                 if lane < 8 { tpLow[lane] = t } else { tpHigh[lane - 8] = t }
             }
         }
-        let low = Self.fold(tp: tpLow, i, self, widen(flagBytes.lowHalf))
-        let high = Self.fold(tp: tpHigh, i + 8, self, widen(flagBytes.highHalf))
+        let low = Self.fold(tp: tpLow, i, self, widenLow(flagBytes))
+        let high = Self.fold(tp: tpHigh, i + 8, self, widenHigh(flagBytes))
         return TimingBlock(progressLow: low.progress, progressHigh: high.progress,
                            iteration: narrow(low.iteration, high.iteration),
                            weight: narrow(low.weight, high.weight),
@@ -145,11 +145,13 @@ struct TimingKernel {
         let b = load8(k.beginTime, i), s = load8(k.speed, i), o = load8(k.timeOffset, i)
         let d = load8(k.duration, i), ad = load8(k.activeDuration, i), cycles = load8(k.cycles, i)
         let zeros = SIMD8<Double>(repeating: 0), ones = SIMD8<Double>(repeating: 1)
-        // Integer vector operations only with vector operands (see above).
-        func flag(_ bit: UInt8) -> SIMDMask<SIMD8<Int64>> {
-            (flags & SIMD8<Int64>(repeating: Int64(bit))) .> SIMD8<Int64>(repeating: 0)
-        }
-        let autoreverses = flag(CompiledTiming.autoreverses)
+        // Integer vector operations only with vector operands (see above); written out, not as a
+        // local function: a closure here was left uninlined (a call per flag and block, measured).
+        let none = SIMD8<Int64>(repeating: 0)
+        let autoreverses = (flags & SIMD8<Int64>(repeating: Int64(CompiledTiming.autoreverses))) .> none
+        let removedOnCompletion = (flags & SIMD8<Int64>(repeating: Int64(CompiledTiming.removedOnCompletion))) .> none
+        let fillsBackwards = (flags & SIMD8<Int64>(repeating: Int64(CompiledTiming.fillsBackwards))) .> none
+        let fillsForwards = (flags & SIMD8<Int64>(repeating: Int64(CompiledTiming.fillsForwards))) .> none
         let period = d.replacing(with: 2 * d, where: autoreverses)   // §2.3: P = d · (ar ? 2 : 1)
 
         // §2.4: e = (tp − b)·s; speed 0 pauses at e = 0 whatever tp is (a NaN tp still shows nothing).
@@ -177,8 +179,8 @@ struct TimingKernel {
         let t = x.replacing(with: w, where: finite)
 
         // §2.6 fill, §1.4 removal, and the undefined: NaN parent time, non-finite local time.
-        let removed = flag(CompiledTiming.removedOnCompletion) .& after
-        let contributes = (active .| (before .& flag(CompiledTiming.fillsBackwards)) .| (after .& flag(CompiledTiming.fillsForwards)))
+        let removed = removedOnCompletion .& after
+        let contributes = (active .| (before .& fillsBackwards) .| (after .& fillsForwards))
             .& .!removed .& .!tpIsNaN .& (t .< .infinity) .& (t .> -.infinity)
 
         // §2.5 fold, with the end-inclusive state at t = AD: the last cycle's fraction, from the

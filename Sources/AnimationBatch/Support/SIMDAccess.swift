@@ -67,10 +67,17 @@
     return r
 }
 
-/// Eight bytes widened to Int64.
-@inline(__always) func widen(_ b: SIMD8<UInt8>) -> SIMD8<Int64> {
+/// Bytes 0–7 widened to Int64 (not `lowHalf`, which stays an out-of-line generic call in big kernels).
+@inline(__always) func widenLow(_ b: SIMD16<UInt8>) -> SIMD8<Int64> {
     var r = SIMD8<Int64>()
     for i in 0..<8 { r[i] = Int64(b[i]) }
+    return r
+}
+
+/// Bytes 8–15 widened to Int64.
+@inline(__always) func widenHigh(_ b: SIMD16<UInt8>) -> SIMD8<Int64> {
+    var r = SIMD8<Int64>()
+    for i in 0..<8 { r[i] = Int64(b[i + 8]) }
     return r
 }
 
