@@ -33,6 +33,7 @@ public final class FrameEvaluator: ParallelJob {
         /// changes.
         public var workerStarted: (@Sendable (_ worker: Int) -> Void)?
 
+        /// A configuration; the defaults suit most scenes (one thread below 65,536 tracks).
         public init(parallelThreshold: Int = 65_536, chunkSize: Int = 4_096, chunksPerBatch: Int? = nil, maximumThreads: Int = 0,
                     workerStarted: (@Sendable (_ worker: Int) -> Void)? = nil) {
             self.parallelThreshold = parallelThreshold
@@ -43,7 +44,9 @@ public final class FrameEvaluator: ParallelJob {
         }
     }
 
+    /// The store whose tracks this evaluator runs (changes to it are picked up by the next frame).
     public let store: TrackStore
+    /// How frames are cut and run; changing it replans the next frame (and restarts the workers).
     public var configuration: Configuration {
         didSet {
             plannedVersion = -1
@@ -64,6 +67,7 @@ public final class FrameEvaluator: ParallelJob {
     /// The time of the last evaluated frame.
     public private(set) var time: Double = .nan
 
+    /// An evaluator for `store`. Nothing is evaluated until ``evaluate(at:)``.
     public init(store: TrackStore, configuration: Configuration = Configuration()) {
         self.store = store
         self.configuration = configuration

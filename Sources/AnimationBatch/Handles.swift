@@ -2,8 +2,11 @@ import AnimationCore
 
 /// Names a layer: whatever the embedding application uses, as 64 bits.
 public struct LayerID: Hashable, Sendable, Comparable, CustomStringConvertible {
+    /// The layer's number, chosen by the embedder.
     public var rawValue: UInt64
+    /// The layer numbered `rawValue`.
     public init(_ rawValue: UInt64) { self.rawValue = rawValue }
+    /// Layers order by number.
     public static func < (a: LayerID, b: LayerID) -> Bool { a.rawValue < b.rawValue }
     public var description: String { "layer \(rawValue)" }
 }
@@ -27,6 +30,7 @@ public struct AnimationHandle: Hashable, Sendable, Comparable, CustomStringConve
         self.init(index: Int32(bitPattern: UInt32(truncatingIfNeeded: rawValue)), generation: UInt32(rawValue >> 32))
     }
 
+    /// Handles order by their raw value.
     public static func < (a: AnimationHandle, b: AnimationHandle) -> Bool { a.rawValue < b.rawValue }
     public var description: String { "animation \(index)#\(generation)" }
 }
@@ -55,6 +59,7 @@ public struct SlotHandle: Hashable, Sendable, CustomStringConvertible {
 
 /// Something that happened to an animation: it started, or it stopped and why (semantics §8.1).
 public struct AnimationEvent: Hashable, Sendable, CustomStringConvertible {
+    /// What happened to the animation.
     public enum Kind: UInt8, Sendable {
         /// The active duration began (`animationDidStart`).
         case started
@@ -74,11 +79,14 @@ public struct AnimationEvent: Hashable, Sendable, CustomStringConvertible {
         case cancelled
     }
 
+    /// The animation (a top-level one: groups report, their children do not).
     public var animation: AnimationHandle
+    /// Started or stopped.
     public var kind: Kind
     /// Nil for `.started`.
     public var outcome: Outcome?
 
+    /// An event (`outcome` only for ``Kind/stopped``).
     public init(animation: AnimationHandle, kind: Kind, outcome: Outcome? = nil) {
         self.animation = animation
         self.kind = kind

@@ -121,6 +121,7 @@ public final class TrackStore {
     /// Incremented by every change of the track layout; the evaluator replans when it moves.
     private(set) var version = 0
 
+    /// An empty store.
     public init() {}
 
     /// How many tracks (compiled property animations) the store holds.

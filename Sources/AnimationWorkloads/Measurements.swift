@@ -7,10 +7,15 @@ import Dispatch
 
 /// Frame-time statistics of one run.
 public struct FrameStatistics: Sendable, Codable {
+    /// The number of frames measured.
     public var frames: Int
+    /// The median frame time.
     public var p50Seconds: Double
+    /// The 99th-percentile frame time.
     public var p99Seconds: Double
+    /// The mean frame time.
     public var meanSeconds: Double
+    /// The fastest frame.
     public var minSeconds: Double
 
     init(_ samples: [Double]) {
@@ -26,17 +31,23 @@ public struct FrameStatistics: Sendable, Codable {
 
 /// W1's figures: the timing-curve kernel against the scalar reference on the same data.
 public struct W1Figures: Sendable, Codable {
+    /// The number of evaluations (one per function and input).
     public var evaluations: Int
     /// Wall-clock ns per evaluation, one thread and two.
     public var nanosecondsPerEvaluation1Thread: Double
+    /// Wall-clock ns per evaluation on two threads.
     public var nanosecondsPerEvaluation2Threads: Double
     /// Core-time ns per evaluation with two threads (wall × 2).
     public var coreNanosecondsPerEvaluation2Threads: Double
     /// The Double reference (`TimingFunction.value(at:)`), one thread.
     public var referenceNanosecondsPerEvaluation: Double
+    /// The reference's time over the kernel's, one thread each.
     public var speedupOverReference1Thread: Double
+    /// The largest |kernel − reference| over all evaluations.
     public var maximumError: Double
+    /// The 99.99th percentile of |kernel − reference|.
     public var p9999Error: Double
+    /// The largest error on the five named curves.
     public var maximumErrorNamedCurves: Double
     /// Evaluations whose nearly vertical curve the kernel hands to Double
     /// (`TimingCurveBatch.usesFloatKernel(for:)`); included in the timings.
@@ -45,22 +56,34 @@ public struct W1Figures: Sendable, Codable {
 
 /// W2's figures at one size and thread count.
 public struct W2Figures: Sendable, Codable {
+    /// Animated properties (tracks) in the store.
     public var properties: Int
+    /// The most threads a frame used.
     public var threads: Int
+    /// Frame times.
     public var frames: FrameStatistics
+    /// Properties evaluated per second at the median frame time.
     public var evaluationsPerSecond: Double
+    /// Heap allocations per frame (nil where they cannot be counted).
     public var allocationsPerFrame: Double?
 }
 
 /// The scalar reference on a sample of W2, and the batch's largest deviation from it.
 public struct ReferenceFigures: Sendable, Codable {
+    /// How many properties the reference evaluated (every k-th layer of the workload).
     public var sampleProperties: Int
+    /// The reference's time per property and frame.
     public var nanosecondsPerProperty: Double
     /// The largest |batch − reference| over the sample and frames, relative to
-    /// 1 + |reference value| (the form of design.md's precision table).
+    /// 1 + |reference value|.
     public var maximumRelativeError: Double
+    /// The largest |batch − reference| as a fraction of design.md's precision table for the
+    /// property (``PrecisionTable/tolerance(property:model:animations:reference:)``): within the
+    /// contract when ≤ 1.
+    public var maximumErrorOfTolerance: Double
 }
 
+/// Runs the workloads and measures them (speed beside the reference, errors, allocations).
 public enum Measure {
     /// Runs W1 `repeats` times per thread count and checks every output against the Double reference.
     public static func w1(_ workload: W1Workload, repeats: Int = 20) -> W1Figures {
@@ -152,7 +175,7 @@ public enum Measure {
         }
         let perProperty = Double(nanoseconds() - start) / Double(times.count * sampled.count) + Double(sink & 0)
         // The batch against it, on a few frames.
-        var worst = 0.0
+        var worst = 0.0, worstOfTolerance = 0.0
         for t in Swift.stride(from: 0, to: times.count, by: max(1, times.count / 8)).map({ times[$0] }) {
             evaluator.evaluate(at: t)
             for layer in sampled {
@@ -162,9 +185,13 @@ public enum Measure {
                     for (a, b) in zip(batch.components, expected.components) {
                         worst = max(worst, abs(a - b) / (1 + abs(b)))
                     }
+                    let tolerance = PrecisionTable.tolerance(property: property, model: layer.model[property],
+                                                             animations: layer.animations, reference: expected)
+                    worstOfTolerance = max(worstOfTolerance, PrecisionTable.maxDifference(batch, expected) / tolerance)
                 }
             }
         }
-        return ReferenceFigures(sampleProperties: sampled.count, nanosecondsPerProperty: perProperty, maximumRelativeError: worst)
+        return ReferenceFigures(sampleProperties: sampled.count, nanosecondsPerProperty: perProperty, maximumRelativeError: worst,
+                                maximumErrorOfTolerance: worstOfTolerance)
     }
 }

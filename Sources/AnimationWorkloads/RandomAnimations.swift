@@ -3,8 +3,11 @@ import AnimationCore
 
 /// One layer of a random scene: its model values and its animations in add order.
 public struct RandomLayer: Sendable {
+    /// The layer.
     public var layer: LayerID
+    /// Its model values, by property.
     public var model: [String: AnimationValue]
+    /// Its animations, in add order.
     public var animations: [any Animation]
 }
 
@@ -19,8 +22,10 @@ public struct RandomLayer: Sendable {
 /// Times are on a grid of 1/16 s, so that every animation's begin and end fall exactly on
 /// ``boundaryTimes`` (the agreement tests evaluate there, and at random times).
 public struct RandomAnimations {
+    /// The generator (the same seed gives the same animations).
     public var rng: SplitMix64
 
+    /// A generator seeded with `seed`.
     public init(seed: UInt64) { rng = SplitMix64(seed: seed) }
 
     /// The properties a random layer has, with their kinds.
@@ -39,6 +44,8 @@ public struct RandomAnimations {
 
     // MARK: Pieces
 
+    /// Random timing: begin times and durations on the 1/16 s grid, speeds (0 and negative included),
+    /// offsets, repeats, autoreverse, fill modes.
     public mutating func timing() -> MediaTiming {
         var t = MediaTiming()
         t.beginTime = pick([0, 0, 0.25, 0.5, 1, -0.5, 1.5])
@@ -55,6 +62,7 @@ public struct RandomAnimations {
         return t
     }
 
+    /// nil (linear), a named curve, a random curve, or (5 %) a nearly vertical one.
     public mutating func timingFunction() -> TimingFunction? {
         switch unit() {
         case ..<0.25: return nil
@@ -67,6 +75,7 @@ public struct RandomAnimations {
         }
     }
 
+    /// A random value of `kind`.
     public mutating func value(_ kind: ValueKind) -> AnimationValue {
         switch kind {
         case .scalar: return .scalar(number(-100...100))
@@ -86,6 +95,7 @@ public struct RandomAnimations {
         }
     }
 
+    /// A random path: an ellipse, a rounded rectangle, or lines, curves, arcs, moves and closes.
     public mutating func path() -> Path {
         var p = Path()
         switch unit() {
@@ -123,6 +133,7 @@ public struct RandomAnimations {
         a.isCumulative = chance(0.15)
     }
 
+    /// A random basic animation of `keyPath` (from/to/by in every combination).
     public mutating func basic(_ keyPath: String, _ kind: ValueKind) -> BasicAnimation {
         var a = BasicAnimation(keyPath: keyPath)
         configure(&a)
@@ -138,6 +149,7 @@ public struct RandomAnimations {
         return a
     }
 
+    /// A random spring animation of `keyPath`.
     public mutating func spring(_ keyPath: String, _ kind: ValueKind) -> SpringAnimation {
         var s = SpringAnimation(keyPath: keyPath)
         configure(&s)
@@ -152,6 +164,7 @@ public struct RandomAnimations {
         return s
     }
 
+    /// A random keyframe animation of `keyPath` in any calculation mode.
     public mutating func keyframes(_ keyPath: String, _ kind: ValueKind) -> KeyframeAnimation {
         var k = KeyframeAnimation(keyPath: keyPath)
         configure(&k)
@@ -175,6 +188,7 @@ public struct RandomAnimations {
         return k
     }
 
+    /// A random path animation of `position`, in any mode, with or without a rotation mode.
     public mutating func pathAnimation() -> KeyframeAnimation {
         var k = KeyframeAnimation(keyPath: "position")
         configure(&k)

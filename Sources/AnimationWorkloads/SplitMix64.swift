@@ -1,10 +1,13 @@
 /// A small, fast, seeded random number generator (SplitMix64): the same seed gives the same
 /// workload on every machine, so benchmark runs and test failures reproduce.
 public struct SplitMix64: RandomNumberGenerator, Sendable {
+    /// The current state.
     public private(set) var state: UInt64
 
+    /// A generator starting from `seed`.
     public init(seed: UInt64) { state = seed }
 
+    /// The next 64 random bits.
     public mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state

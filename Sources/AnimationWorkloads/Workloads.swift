@@ -34,6 +34,7 @@ public struct W1Workload {
     /// Inputs in [0, 1], padded with zeros to a multiple of 16.
     public let inputs: UnsafeMutableBufferPointer<Float>
 
+    /// `count` functions and inputs from `seed` (allocates the inputs: call ``deallocate()``).
     public init(count: Int = 1_000_000, seed: UInt64 = 1) {
         var rng = SplitMix64(seed: seed)
         let named: [TimingFunction] = TimingFunction.Name.allCases.map(TimingFunction.init(name:))
@@ -64,6 +65,7 @@ public struct W1Workload {
 /// durations, repeat counts, autoreverse and fill modes drawn at random from a fixed seed; a frame
 /// every 1/60 s.
 public struct W2Workload {
+    /// One layer per property, each with one animation.
     public let layers: [RandomLayer]
 
     /// The animation families of W2, for measuring one kernel family alone.

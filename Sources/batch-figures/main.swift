@@ -5,7 +5,7 @@
 //   swift run -c release batch-figures            (portable build)
 // Options: --properties N (W2, default 1,000,000), --frames N (default 120), --w1 N (default
 // 1,000,000), --only FAMILY (one kernel family of W2 alone: basicScalar, basicPoint, basicColor,
-// keyframe, path, spring), --json (one JSON object on standard output).
+// keyframe, path, spring), --json (one JSON object on standard output). --properties 0 runs W1 only.
 import AnimationBatch
 import AnimationWorkloads
 import CAllocationCounter
@@ -49,6 +49,7 @@ log(String(format: "W1 timing curves (%d evaluations): %.2f ns/eval 1 thread, %.
            w1.coreNanosecondsPerEvaluation2Threads, w1.referenceNanosecondsPerEvaluation, w1.speedupOverReference1Thread,
            w1.maximumError, w1.p9999Error, w1.maximumErrorNamedCurves, w1.doubleEvaluated))
 
+guard properties > 0 else { exit(0) }   // W1 only
 log("W2: building \(properties) properties…")
 let w2Workload = W2Workload(properties: properties, only: only)
 let store = try w2Workload.makeStore()
@@ -70,9 +71,9 @@ let reference = Measure.reference(w2Workload, evaluator: evaluator, frames: min(
 let referenceFrame = reference.nanosecondsPerProperty * Double(properties) / 1e9
 let speedup = referenceFrame / w2[1].frames.p50Seconds
 let scaling = w2[0].frames.p50Seconds / w2[1].frames.p50Seconds
-log(String(format: "reference: %.0f ns/property on %d sampled properties → %.1f ms per frame at %d; batch on 2 threads %.1f× faster; 1→2 threads %.2f×; max relative error %.2e",
+log(String(format: "reference: %.0f ns/property on %d sampled properties → %.1f ms per frame at %d; batch on 2 threads %.1f× faster; 1→2 threads %.2f×; max error %.3f of the precision table (relative %.2e)",
            reference.nanosecondsPerProperty, reference.sampleProperties, referenceFrame * 1e3, properties, speedup, scaling,
-           reference.maximumRelativeError))
+           reference.maximumErrorOfTolerance, reference.maximumRelativeError))
 if json {
     let report = Report(build: BuildInfo.summary, processors: ProcessInfo.processInfo.activeProcessorCount, w1: w1, w2: w2,
                         reference: reference, referenceFrameSecondsEstimate: referenceFrame,

@@ -45,49 +45,13 @@ struct Scene {
     }
 }
 
-/// The largest magnitude among a value's components.
-func magnitude(_ v: AnimationValue) -> Double { v.components.map(abs).max() ?? 0 }
+func magnitude(_ v: AnimationValue) -> Double { PrecisionTable.magnitude(v) }
 
-/// The precision table of design.md for one property, summed over the animations on it:
-/// basic/keyframe values 1e-5 · (|from| + |to| + 1) (with the values' scale, including cumulative
-/// growth); springs 1e-4 · |to − from|; points on paths 1e-3 · length.
 func tolerance(property: String, layer: RandomLayer, reference: AnimationValue) -> Double {
-    var scale = max(magnitude(reference), magnitude(layer.model[property] ?? 0))
-    var extra = 0.0
-    for animation in layer.animations {
-        for leaf in animation.leaves where AnimationKeyPath.split(leaf.animation.keyPath).property == property
-            || (property == "transform" && (leaf.animation as? KeyframeAnimation)?.rotationMode != nil) {
-            let repeats = min(leaf.animation.repeatCount, 4) + 1
-            switch leaf.animation {
-            case let b as BasicAnimation:
-                for v in [b.fromValue, b.toValue, b.byValue].compactMap({ $0 }) { scale = max(scale, magnitude(v) * (repeats + 1)) }
-            case let s as SpringAnimation:
-                for v in [s.fromValue, s.toValue, s.byValue].compactMap({ $0 }) { scale = max(scale, magnitude(v) * (repeats + 1)) }
-                extra += 1e-4 * 2 * scale * repeats
-            case let k as KeyframeAnimation:
-                if let path = k.path {
-                    extra += 1e-3 * path.length * repeats + 1e-5 * magnitude(.rect(path.boundingBox)) * repeats
-                } else {
-                    for v in k.values ?? [] { scale = max(scale, magnitude(v) * (repeats + 1)) }
-                }
-            default: break
-            }
-        }
-    }
-    return 1e-5 * (1 + 2 * scale) + extra
+    PrecisionTable.tolerance(property: property, model: layer.model[property], animations: layer.animations, reference: reference)
 }
 
-func maxDifference(_ a: AnimationValue, _ b: AnimationValue) -> Double {
-    guard a.kind == b.kind else { return .infinity }
-    let x = a.components, y = b.components
-    var worst = 0.0
-    for (p, q) in zip(x, y) {
-        if p.isNaN && q.isNaN { continue }
-        if p == q { continue }
-        worst = max(worst, abs(p - q))
-    }
-    return worst
-}
+func maxDifference(_ a: AnimationValue, _ b: AnimationValue) -> Double { PrecisionTable.maxDifference(a, b) }
 
 /// Whether a mismatch sits at a jump (a discrete key time, equal key times, a move in a path): the
 /// batch decides in Float, the reference in Double, so near a jump either side is right. Accepted

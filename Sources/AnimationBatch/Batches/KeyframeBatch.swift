@@ -213,7 +213,7 @@ final class KeyframeBatch: TrackBatch {
     /// cursor: the cursor itself, up to four steps either way, then a binary search — at most
     /// 8 + log₂ n probes. `time(j)` is at `times + j·stride`.
     @inline(__always)
-    private static func lastKey(atOrBefore p: Float, times: UnsafeMutablePointer<Float>, stride: Int, count n: Int, cursor start: Int) -> Int {
+    static func lastKey(atOrBefore p: Float, times: UnsafeMutablePointer<Float>, stride: Int, count n: Int, cursor start: Int) -> Int {
         @inline(__always) func time(_ j: Int) -> Float { times[j * stride] }
         var j = min(max(start, 0), n - 1)
         if time(j) <= p {
@@ -242,83 +242,106 @@ final class KeyframeBatch: TrackBatch {
         return j
     }
 
-    /// Refills track `t`'s segment cache for progress `p` from its record (semantics §5.2, §5.4):
-    /// the held value of a discrete track, the single value, or the segment of an interpolating
-    /// track, with the range of progress it serves.
-    @inline(never)
-    private func refresh(_ t: Int, progress p: Float) {
-        let w = width
-        let record = Int(recordOffset[t])
-        let flags = layout[t]
-        let records = self.records.base
-        // A held value: fraction 0 (t0 = +∞), H(v0, …; 0) = v0.
-        func hold(_ value: UnsafeMutablePointer<Float>, from: Float, until: Float) {
+    /// Raw pointers to everything a refresh reads and writes, taken once per chunk: the per-lane
+    /// paths then touch no class instance (a retain and release of a shared object per lane made
+    /// two threads slower than one here, measured).
+    struct RefreshColumns {
+        let width: Int, plainSegment: Int, curvedSegment: Int
+        let records: UnsafeMutablePointer<Float>
+        let recordOffset: UnsafeMutablePointer<Int32>, count1: UnsafeMutablePointer<Int32>
+        let count2: UnsafeMutablePointer<Int32>, cursor: UnsafeMutablePointer<Int32>
+        let layout: UnsafeMutablePointer<UInt8>
+        let validFrom: UnsafeMutablePointer<Float>, validUntil: UnsafeMutablePointer<Float>
+        let t0: UnsafeMutablePointer<Float>, t1: UnsafeMutablePointer<Float>, inverseWidth: UnsafeMutablePointer<Float>
+        let v0: UnsafeMutablePointer<UnsafeMutablePointer<Float>>, v1: UnsafeMutablePointer<UnsafeMutablePointer<Float>>
+        let d: UnsafeMutablePointer<UnsafeMutablePointer<Float>>, s: UnsafeMutablePointer<UnsafeMutablePointer<Float>>
+        let curve: CurveColumns
+
+        /// Refills track `t`'s segment cache for progress `p` from its record (semantics §5.2,
+        /// §5.4): the held value of a discrete track, the single value, or the segment of an
+        /// interpolating track, with the range of progress it serves.
+        func refresh(_ t: Int, progress p: Float) {
+            let w = width
+            let record = Int(recordOffset[t])
+            let flags = layout[t]
+            if flags & Layout.discrete != 0 {
+                // §5.2: value j holds on [kt_j, kt_{j+1}); the last value from its key time on, and at p ≥ 1.
+                let n = Int(count1[t]), times = Int(count2[t]), keys = min(times, n)
+                let kt = records + record
+                let j = p >= 1 ? n - 1 : KeyframeBatch.lastKey(atOrBefore: p, times: kt, stride: 1, count: keys, cursor: Int(cursor[t]))
+                cursor[t] = Int32(j)
+                let from: Float = j == 0 ? -.infinity : kt[j]
+                let until: Float = j == n - 1 ? .infinity : (j + 1 < keys ? min(kt[j + 1], 1) : 1)
+                hold(t, records + record + times + j * w, from: from, until: until)
+                return
+            }
+            let m = Int(count1[t])
+            guard m > 0 else {
+                hold(t, records + record, from: -.infinity, until: .infinity)   // a single value
+                return
+            }
+            let size = flags & Layout.curves != 0 ? curvedSegment : plainSegment
+            let segments = records + record
+            var j = Int(cursor[t])
+            if !(j < m && segments[j * size] <= p && (p < segments[j * size + 1] || j == m - 1)) {
+                // §5.4: the last segment starting at or before p (equal key times: the later wins);
+                // before the first key time, the first segment at fraction 0.
+                j = p < segments[0] ? 0 : KeyframeBatch.lastKey(atOrBefore: p, times: segments, stride: size, count: m, cursor: j)
+            }
+            cursor[t] = Int32(j)
+            let g = segments + j * size
+            validFrom[t] = j == 0 ? -.infinity : g[0]
+            validUntil[t] = j == m - 1 ? .infinity : g[1]
+            (t0[t], t1[t]) = (g[0], g[1])
+            inverseWidth[t] = g[1] > g[0] ? 1 / (g[1] - g[0]) : 0
+            for c in 0..<w {
+                v0[c][t] = g[2 + c]
+                v1[c][t] = g[2 + w + c]
+                d[c][t] = g[2 + 2 * w + c]
+                s[c][t] = g[2 + 3 * w + c]
+            }
+            if flags & Layout.curves != 0 {
+                let k = g + 2 + 4 * w
+                (curve.x1[t], curve.y1[t], curve.x2[t], curve.y2[t]) = (k[0], k[1], k[2], k[3])
+            } else {
+                (curve.x1[t], curve.y1[t], curve.x2[t], curve.y2[t]) = (0, 0, 1, 1)
+            }
+        }
+
+        /// A held value: fraction 0 (t0 = +∞), so H(v0, …; 0) = v0.
+        private func hold(_ t: Int, _ value: UnsafeMutablePointer<Float>, from: Float, until: Float) {
             (validFrom[t], validUntil[t]) = (from, until)
             (t0[t], t1[t], inverseWidth[t]) = (.infinity, .infinity, 0)
-            for c in 0..<w {
-                v0.pointers[c][t] = value[c]
-                (v1.pointers[c][t], d.pointers[c][t], s.pointers[c][t]) = (0, 0, 0)
+            for c in 0..<width {
+                v0[c][t] = value[c]
+                (v1[c][t], d[c][t], s[c][t]) = (0, 0, 0)
             }
-            segmentCurve.setControlPoints(t, x1: 0, y1: 0, x2: 1, y2: 1)
+            (curve.x1[t], curve.y1[t], curve.x2[t], curve.y2[t]) = (0, 0, 1, 1)
         }
-        if flags & Layout.discrete != 0 {
-            // §5.2: value j holds on [kt_j, kt_{j+1}); the last value from its key time on, and at p ≥ 1.
-            let n = Int(count1[t]), times = Int(count2[t]), keys = min(times, n)
-            let kt = records + record
-            let j = p >= 1 ? n - 1 : Self.lastKey(atOrBefore: p, times: kt, stride: 1, count: keys, cursor: Int(cursor[t]))
-            cursor[t] = Int32(j)
-            let from: Float = j == 0 ? -.infinity : kt[j]
-            let until: Float = j == n - 1 ? .infinity : (j + 1 < keys ? min(kt[j + 1], 1) : 1)
-            hold(records + record + times + j * w, from: from, until: until)
-            return
-        }
-        let m = Int(count1[t])
-        guard m > 0 else {
-            hold(records + record, from: -.infinity, until: .infinity)   // a single value
-            return
-        }
-        let size = segmentSize(curves: flags & Layout.curves != 0)
-        let segments = records + record
-        var j = Int(cursor[t])
-        if !(j < m && segments[j * size] <= p && (p < segments[j * size + 1] || j == m - 1)) {
-            // §5.4: the last segment starting at or before p (equal key times: the later wins);
-            // before the first key time, the first segment at fraction 0.
-            j = p < segments[0] ? 0 : Self.lastKey(atOrBefore: p, times: segments, stride: size, count: m, cursor: j)
-        }
-        cursor[t] = Int32(j)
-        let g = segments + j * size
-        validFrom[t] = j == 0 ? -.infinity : g[0]
-        validUntil[t] = j == m - 1 ? .infinity : g[1]
-        (t0[t], t1[t]) = (g[0], g[1])
-        inverseWidth[t] = g[1] > g[0] ? 1 / (g[1] - g[0]) : 0
-        for c in 0..<w {
-            v0.pointers[c][t] = g[2 + c]
-            v1.pointers[c][t] = g[2 + w + c]
-            d.pointers[c][t] = g[2 + 2 * w + c]
-            s.pointers[c][t] = g[2 + 3 * w + c]
-        }
-        if flags & Layout.curves != 0 {
-            let k = g + 2 + 4 * w
-            segmentCurve.setControlPoints(t, x1: k[0], y1: k[1], x2: k[2], y2: k[3])
-        } else {
-            segmentCurve.setControlPoints(t, x1: 0, y1: 0, x2: 1, y2: 1)
+
+        /// Starts loading the record data a refresh of track `t` will most likely read: the
+        /// segment after the cursor's (progress moves forward), or the next held value.
+        @inline(__always)
+        func prefetch(_ t: Int) {
+            let record = records + Int(recordOffset[t])
+            let next = Int(cursor[t]) + 1
+            if layout[t] & Layout.discrete != 0 {
+                animation_prefetch(record + next)
+                animation_prefetch(record + Int(count2[t]) + next * width)
+            } else {
+                let size = layout[t] & Layout.curves != 0 ? curvedSegment : plainSegment
+                animation_prefetch(record + next * size)
+                animation_prefetch(record + next * size + size - 1)
+            }
         }
     }
 
-    /// Starts loading the record data a refresh of track `t` will most likely read: the segment
-    /// after the cursor's (progress moves forward), or the next held value.
-    @inline(__always)
-    private func prefetchRefresh(_ t: Int) {
-        let records = self.records.base + Int(recordOffset[t])
-        let next = Int(cursor[t]) + 1
-        if layout[t] & Layout.discrete != 0 {
-            animation_prefetch(records + next)
-            animation_prefetch(records + Int(count2[t]) + next * width)
-        } else {
-            let size = segmentSize(curves: layout[t] & Layout.curves != 0)
-            animation_prefetch(records + next * size)
-            animation_prefetch(records + next * size + size - 1)
-        }
+    private var refreshColumns: RefreshColumns {
+        RefreshColumns(width: width, plainSegment: segmentSize(curves: false), curvedSegment: segmentSize(curves: true),
+                       records: records.base, recordOffset: recordOffset.base, count1: count1.base, count2: count2.base,
+                       cursor: cursor.base, layout: layout.base, validFrom: validFrom.base, validUntil: validUntil.base,
+                       t0: t0.base, t1: t1.base, inverseWidth: inverseWidth.base,
+                       v0: v0.pointers, v1: v1.pointers, d: d.pointers, s: s.pointers, curve: segmentCurve.columns)
     }
 
     override func evaluate(blocks: Range<Int>, time: Double, nodeTimes: UnsafePointer<Double>) {
@@ -331,8 +354,9 @@ final class KeyframeBatch: TrackBatch {
         // rather than waiting on memory (a record read is a cache miss: records are large and
         // read at positions no hardware prefetcher predicts).
         var pending: (timing: TimingBlock, p: SIMD16<Float>, block: Int)?
-        let recordOffset = self.recordOffset.base, cursor = self.cursor.base, count2 = self.count2.base
-        let count1 = self.count1.base, layout = self.layout.base
+        let columns = refreshColumns
+        let recordOffset = columns.recordOffset, cursor = columns.cursor, count2 = columns.count2
+        let count1 = columns.count1, layout = columns.layout
         for block in blocks {
             let i = block * 16
             // The refresh metadata of the block four ahead: few lanes of a block refresh, so these
@@ -348,30 +372,30 @@ final class KeyframeBatch: TrackBatch {
             let p = CurveKernel.evaluate(timing, curves: curves, block: i)   // §5.4: the animation's curve first
             let stale = (timing.weight .> 0) .& ((p .< load16(validFrom, i)) .| .!(p .< load16(validUntil, i)))
             if any(stale) {
-                for lane in 0..<16 where stale[lane] { prefetchRefresh(i + lane) }
+                for lane in 0..<16 where stale[lane] { columns.prefetch(i + lane) }
             }
-            if let (t, q, b) = pending { finish(block: b, timing: t, progress: q) }
+            if let (t, q, b) = pending { finish(block: b, timing: t, progress: q, columns) }
             pending = (timing, p, i)
         }
-        if let (t, q, b) = pending { finish(block: b, timing: t, progress: q) }
+        if let (t, q, b) = pending { finish(block: b, timing: t, progress: q, columns) }
     }
 
     /// The rest of block `i`'s frame: refresh the stale segment caches, then the values in SIMD.
     @inline(__always)
-    private func finish(block i: Int, timing: TimingBlock, progress p: SIMD16<Float>) {
-        let segmentCurves = self.segmentCurve.columns
+    private func finish(block i: Int, timing: TimingBlock, progress p: SIMD16<Float>, _ columns: RefreshColumns) {
+        let segmentCurves = columns.curve
         let out = outputPointers
-        let w = width
+        let w = columns.width
         let cumulativeDelta = self.cumulativeDelta.pointers
-        let validFrom = self.validFrom.base, validUntil = self.validUntil.base
-        let t0 = self.t0.base, t1 = self.t1.base, inverseWidth = self.inverseWidth.base
-        let v0 = self.v0.pointers, v1 = self.v1.pointers, d = self.d.pointers, s = self.s.pointers
+        let validFrom = columns.validFrom, validUntil = columns.validUntil
+        let t0 = columns.t0, t1 = columns.t1, inverseWidth = columns.inverseWidth
+        let v0 = columns.v0, v1 = columns.v1, d = columns.d, s = columns.s
 
         // The cached segments, checked in SIMD; lanes that left theirs (and contribute) refresh.
         let live = timing.weight .> 0
         let stale = live .& ((p .< load16(validFrom, i)) .| .!(p .< load16(validUntil, i)))
         if any(stale) {
-            for lane in 0..<16 where stale[lane] { refresh(i + lane, progress: p[lane]) }
+            for lane in 0..<16 where stale[lane] { columns.refresh(i + lane, progress: p[lane]) }
         }
 
         // The fraction through the segment, then through the segment's own curve (§5.4).
