@@ -136,7 +136,7 @@ public final class TrackStore {
     /// Sets the model value of `property` on `layer`, creating its output slot if needed (semantics
     /// §1.1). Tracks that depend on the model (exclusive slots, §4.1 rows over the base) follow.
     ///
-    /// - Throws: ``AnimationError`` naming `value` when the slot exists with another kind.
+    /// - Throws: `AnimationError` naming `value` when the slot exists with another kind.
     @discardableResult
     public func setModelValue(_ value: AnimationValue, layer: LayerID, property: String) throws -> SlotHandle {
         if let s = slotByKey[SlotKey(layer: layer, property: property)] {
@@ -205,13 +205,13 @@ public final class TrackStore {
     /// Compiles `animation` into tracks on `layer`'s slots and returns its handle. Later-added
     /// animations compose after earlier ones on the same properties (semantics §8.4).
     ///
-    /// A property without a slot gets one with its default from ``LayerProperty`` (semantics §11);
+    /// A property without a slot gets one with its default from `LayerProperty` (semantics §11);
     /// a property outside the catalog needs a model value first. The animation is evaluated as given:
     /// `duration ≤ 0` runs 0.25 s and `beginTime` is absolute in the layer's time (resolve them
-    /// with ``Animation/preparedForAdding(layerTime:transactionDuration:)`` first for Core
+    /// with `Animation.preparedForAdding(layerTime:transactionDuration:)` first for Core
     /// Animation's add-time rules, §1.3, §1.5).
     ///
-    /// - Throws: ``AnimationError`` naming the first invalid field (`animations[1].keyPath`, …);
+    /// - Throws: `AnimationError` naming the first invalid field (`animations[1].keyPath`, …);
     ///   nothing is added then.
     @discardableResult
     public func add(_ animation: any Animation, layer: LayerID) throws -> AnimationHandle {
@@ -224,7 +224,7 @@ public final class TrackStore {
     /// (for retargeting; Core Animation's replace-by-key is ``remove(_:outcome:)`` then ``add(_:layer:)``).
     /// Its tracks start fresh (a `started` event follows when its active duration begins).
     ///
-    /// - Throws: ``AnimationError`` for an invalid animation (the old one stays), or naming
+    /// - Throws: `AnimationError` for an invalid animation (the old one stays), or naming
     ///   `handle` when it is stale.
     public func replace(_ handle: AnimationHandle, with animation: any Animation) throws {
         guard let a = resolve(handle) else { throw AnimationError(field: "handle", reason: "does not name a live animation") }

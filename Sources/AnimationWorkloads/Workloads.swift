@@ -88,8 +88,12 @@ public struct W2Workload {
     /// The frame times of a run: `frames` frames at 60 Hz from 0.
     public static func frameTimes(_ frames: Int) -> [Double] { (0..<frames).map { Double($0) / 60 } }
 
-    /// Builds the layers (no store yet). `progress` is called now and then with the fraction done.
-    /// - Parameter only: every property of this family instead of the mix.
+    /// Builds the layers (no store yet).
+    /// - Parameters:
+    ///   - count: the number of animated properties (one layer each).
+    ///   - seed: the random seed (the same seed gives the same workload).
+    ///   - only: every property of this family instead of the mix.
+    ///   - progress: called now and then with the fraction done.
     public init(properties count: Int, seed: UInt64 = 2, only: Family? = nil, progress: (Double) -> Void = { _ in }) {
         var rng = SplitMix64(seed: seed)
         func unit() -> Double { Double.random(in: 0..<1, using: &rng) }

@@ -25,6 +25,7 @@ public struct AnimationList: Sendable {
     /// Attaches a copy of `animation` (semantics §1.2, §1.3, §1.5).
     ///
     /// - Parameters:
+    ///   - animation: The animation; validated, then copied (later changes to it have no effect).
     ///   - key: The key; an existing animation with the same key is removed first (§1.2). Nil adds
     ///     an anonymous animation.
     ///   - layerTime: The layer's current local time, which a `beginTime` of 0 becomes (§1.5).

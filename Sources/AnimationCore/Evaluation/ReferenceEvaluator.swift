@@ -140,7 +140,11 @@ public enum ReferenceEvaluator {
     /// `animations` (in add order) whose key path is `property` or one of its fields — and, for
     /// `transform`, the rotation of path animations with a rotation mode (§5.7).
     ///
-    /// - Parameter animations: top-level animations as added to a layer, in add order.
+    /// - Parameters:
+    ///   - property: the property's name (`opacity`, `transform`, …).
+    ///   - model: its model value.
+    ///   - animations: top-level animations as added to a layer, in add order.
+    ///   - parentTime: the layer's time.
     public static func presentationValue(ofProperty property: String, model: AnimationValue,
                                          animations: [any Animation], at parentTime: Double) -> AnimationValue {
         presentationValues(model: [property: model], animations: animations, at: parentTime)[property] ?? model
