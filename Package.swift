@@ -9,6 +9,8 @@ let package = Package(
         .library(name: "AnimationCore", targets: ["AnimationCore"]),
         .library(name: "AnimationBatch", targets: ["AnimationBatch"]),
         .library(name: "AnimationWorkloads", targets: ["AnimationWorkloads"]),
+        .library(name: "AnimationScene", targets: ["AnimationScene"]),
+        .executable(name: "animation-engine", targets: ["animation-engine"]),
         // Counts the process's heap allocations by replacing malloc & co. in the executable that
         // links it: for test and benchmark executables only.
         .library(name: "CAllocationCounter", targets: ["CAllocationCounter"]),
@@ -17,6 +19,7 @@ let package = Package(
         .package(url: "https://github.com/x-sheep/swift-property-based.git", from: "2.0.1"),
         // `swift package generate-documentation` for the DocC catalogs (a plugin: nothing is linked).
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
     ],
     targets: [
         // The specification in code: value types, timing, animations and the scalar reference evaluator.
@@ -34,6 +37,16 @@ let package = Package(
         // Prints the AnimationBatch figures (W1, W2) beside the scalar reference; the benchmark
         // suites in Benchmarks/ reuse the same workload code.
         .executableTarget(name: "batch-figures", dependencies: ["AnimationBatch", "AnimationWorkloads", "CAllocationCounter"]),
+        // Scene files (docs/scene-format.md): decoding with JSON-path errors, and evaluation by either engine.
+        .target(name: "AnimationScene", dependencies: ["AnimationCore", "AnimationBatch"]),
+        // The command: bench (the main job), evaluate, plot, render. A thin adapter over the libraries.
+        .executableTarget(
+            name: "animation-engine",
+            dependencies: [
+                "AnimationCore", "AnimationBatch", "AnimationScene", "AnimationWorkloads", "CAllocationCounter",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
         // What the build was compiled for (the -Xcc flags), for benchmark reports.
         .target(name: "CBuildInfo"),
         .testTarget(
@@ -45,6 +58,10 @@ let package = Package(
                 "CAllocationCounter",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]
+        ),
+        .testTarget(
+            name: "AnimationSceneTests",
+            dependencies: ["AnimationScene", "AnimationBatch", "AnimationCore", "AnimationWorkloads"]
         ),
         .testTarget(
             name: "AnimationCoreTests",

@@ -81,6 +81,14 @@ public struct ReferenceFigures: Sendable, Codable {
     /// property (``PrecisionTable/tolerance(property:model:animations:reference:)``): within the
     /// contract when ≤ 1.
     public var maximumErrorOfTolerance: Double
+
+    /// Figures measured elsewhere (a scene file's reference run, say).
+    public init(sampleProperties: Int, nanosecondsPerProperty: Double, maximumRelativeError: Double, maximumErrorOfTolerance: Double) {
+        self.sampleProperties = sampleProperties
+        self.nanosecondsPerProperty = nanosecondsPerProperty
+        self.maximumRelativeError = maximumRelativeError
+        self.maximumErrorOfTolerance = maximumErrorOfTolerance
+    }
 }
 
 /// Runs the workloads and measures them (speed beside the reference, errors, allocations).

@@ -1,0 +1,126 @@
+import AnimationBatch
+import AnimationCore
+
+/// Which engine evaluates a scene: the SIMD batch engine, or the scalar reference it is tested
+/// against. Both give the same values within design.md's precision table.
+public enum SceneEngine: String, Sendable, CaseIterable {
+    case batch, reference
+}
+
+/// The presentation values of a scene at one time: per layer (in scene order), per reported
+/// property (``SceneLayer/reportedProperties``).
+public struct SceneFrame: Sendable {
+    /// The scene time, in seconds.
+    public var time: Double
+    /// Every layer in scene order (depth first), with its reported properties' values.
+    public var layers: [(id: String, values: [(keyPath: String, value: AnimationValue)])]
+}
+
+/// A scene loaded for evaluation by either engine.
+public final class SceneEvaluation {
+    /// The scene as decoded.
+    public let scene: Scene
+    /// Every layer, depth first.
+    public let layers: [SceneLayer]
+    /// The batch engine's store (layer `i` of ``layers`` is `LayerID(i + 1)`).
+    public let store: TrackStore
+    /// The batch engine's frame evaluator over ``store``.
+    public let evaluator: FrameEvaluator
+
+    /// Loads `scene` into a track store: every reported property's model value, then every
+    /// animation in add order.
+    ///
+    /// - Throws: `AnimationError` if the store rejects something the decoder accepted (a bug).
+    public init(_ scene: Scene, configuration: FrameEvaluator.Configuration = .init()) throws {
+        self.scene = scene
+        layers = scene.allLayers
+        store = TrackStore()
+        for (i, layer) in layers.enumerated() {
+            for (name, value) in layer.model.sorted(by: { $0.key < $1.key }) {
+                try store.setModelValue(value, layer: LayerID(UInt64(i + 1)), property: name)
+            }
+        }
+        for (i, layer) in layers.enumerated() {
+            for animation in layer.animations { try store.add(animation, layer: LayerID(UInt64(i + 1))) }
+        }
+        evaluator = FrameEvaluator(store: store, configuration: configuration)
+    }
+
+    /// The presentation values at `time` by `engine`.
+    public func frame(at time: Double, engine: SceneEngine) -> SceneFrame {
+        if engine == .batch { evaluator.evaluate(at: time) }
+        var out: [(id: String, values: [(keyPath: String, value: AnimationValue)])] = []
+        for (i, layer) in layers.enumerated() {
+            let names = layer.reportedProperties
+            var values: [(keyPath: String, value: AnimationValue)] = []
+            switch engine {
+            case .batch:
+                for name in names {
+                    if let v = evaluator.value(layer: LayerID(UInt64(i + 1)), property: name) { values.append((name, v)) }
+                }
+            case .reference:
+                let shown = ReferenceEvaluator.presentationValues(model: layer.model, animations: layer.animations, at: time)
+                for name in names { if let v = shown[name] { values.append((name, v)) } }
+            }
+            out.append((layer.id, values))
+        }
+        return SceneFrame(time: time, layers: out)
+    }
+}
+
+extension AnimationValue {
+    /// The value as the scene format writes it: a number, or an array of numbers.
+    public var json: JSON {
+        if case .scalar(let v) = self { return .number(v) }
+        return .array(components.map { .number($0) })
+    }
+
+    /// The names of the components, for CSV columns: `x`, `y`; `width`, `height`; `red`…`alpha`;
+    /// `m11`…`m44`; `a`…`ty`; none for a number.
+    public var componentNames: [String] {
+        switch kind {
+        case .scalar: []
+        case .point: ["x", "y"]
+        case .size: ["width", "height"]
+        case .rect: ["x", "y", "width", "height"]
+        case .color: ["red", "green", "blue", "alpha"]
+        case .transform: (1...4).flatMap { r in (1...4).map { c in "m\(r)\(c)" } }
+        case .affineTransform: ["a", "b", "c", "d", "tx", "ty"]
+        }
+    }
+}
+
+extension SceneFrame {
+    /// `{"time": t, "layers": {"id": {"keyPath": value, …}, …}}`.
+    public var json: JSON {
+        .object([("time", .number(time)),
+                 ("layers", .object(layers.map { layer in (layer.id, .object(layer.values.map { ($0.keyPath, $0.value.json) })) }))])
+    }
+
+    /// CSV rows `time,layer,property,value`, one per number (`position.x`, `backgroundColor.red`).
+    public var csvRows: [String] {
+        var rows: [String] = []
+        for layer in layers {
+            for (keyPath, value) in layer.values {
+                let names = value.componentNames
+                for (i, c) in value.components.enumerated() {
+                    let property = names.isEmpty ? keyPath : "\(keyPath).\(names[i])"
+                    rows.append("\(JSON.format(time)),\(CSV.field(layer.id)),\(property),\(JSON.format(c))")
+                }
+            }
+        }
+        return rows
+    }
+}
+
+/// CSV quoting (RFC 4180).
+public enum CSV {
+    /// `s`, quoted when it holds a comma, a quote or a line break.
+    public static func field(_ s: String) -> String {
+        guard s.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return s }
+        return "\"" + s.split(separator: "\"", omittingEmptySubsequences: false).joined(separator: "\"\"") + "\""
+    }
+
+    /// The CSV header row.
+    public static let header = "time,layer,property,value"
+}
