@@ -61,7 +61,12 @@ let package = Package(
         ),
         .testTarget(
             name: "AnimationSceneTests",
-            dependencies: ["AnimationScene", "AnimationBatch", "AnimationCore", "AnimationWorkloads"]
+            dependencies: ["AnimationScene", "AnimationBatch", "AnimationCore", "AnimationWorkloads"],
+            exclude: ["Golden"]   // read through #filePath; UPDATE_GOLDEN=1 rewrites them
+        ),
+        .testTarget(
+            name: "animation-engineTests",
+            dependencies: ["animation-engine"]   // runs the built command as a user would
         ),
         .testTarget(
             name: "AnimationCoreTests",

@@ -157,18 +157,21 @@ public final class FrameEvaluator: ParallelJob {
     private func evaluateNodes(at time: Double) {
         let times = store.nodeTimes.base
         for n in store.nodeOrder {
-            let node = store.nodes[Int(n)]
-            let parentTime = node.parent < 0 ? time : times[Int(node.parent)]
-            let state = node.timing.state(atParentTime: parentTime)
+            // Fields are read in place: copying the node (or the animation's record) per frame
+            // costs retains and a memmove per group.
+            let parent = store.nodes[Int(n)].parent
+            let parentTime = parent < 0 ? time : times[Int(parent)]
+            let state = store.nodes[Int(n)].timing.state(atParentTime: parentTime)
+            let isRoot = store.nodes[Int(n)].isRoot
             var childTime = Double.nan
-            if state.contributes && !(node.isRoot && node.removedOnCompletion && state.phase == .after) {
-                childTime = node.curve.value(at: state.progress) * node.timing.effectiveDuration
+            if state.contributes && !(isRoot && store.nodes[Int(n)].removedOnCompletion && state.phase == .after) {
+                childTime = store.nodes[Int(n)].curve.value(at: state.progress) * store.nodes[Int(n)].timing.effectiveDuration
             }
             times[Int(n)] = childTime
-            if node.isRoot {
+            if isRoot {
                 let phase: UInt8 = parentTime.isNaN ? 0 : (state.phase == .before ? 0 : state.phase == .active ? 1 : 2)
-                let previous = node.previousPhase
-                let handle = AnimationHandle(index: node.animation, generation: store.animations[Int(node.animation)].generation)
+                let previous = store.nodes[Int(n)].previousPhase
+                let handle = AnimationHandle(index: store.nodes[Int(n)].animation, generation: store.nodes[Int(n)].generation)
                 if (previous == 0 || previous == TrackState.neverEvaluated) && phase != 0 {
                     appendEvent(AnimationEvent(animation: handle, kind: .started))
                 }
@@ -212,47 +215,62 @@ public final class FrameEvaluator: ParallelJob {
     /// a field exactly as the reference does (semantics §8.4); the rotation of path animations with
     /// a rotation mode (§5.7).
     private func compose() {
-        for s in store.composedSlots {
-            var accumulated = store.slots[Int(s)].model
-            for entry in store.slots[Int(s)].entries {
-                let track = store.tracks[Int(entry.track)]
-                let batch = store.batches[Int(track.batch)]
-                let i = Int(track.index)
-                guard batch.state[i] & TrackState.contributes != 0, let animation = track.leaf?.animation else { continue }
-                if entry.isRotation {
-                    let angle: Float
-                    switch batch {
-                    case let paths as PathBatch: angle = paths.angle[i]
-                    case let keyframes as KeyframeBatch: angle = keyframes.angle[i]
-                    case let reference as ReferenceBatch: angle = reference.angle[i]
-                    default: continue
-                    }
-                    if case .transform(let t) = accumulated {
-                        accumulated = .transform(Transform3D.rotation(angle: Double(angle), x: 0, y: 0, z: 1).concatenating(t))
-                    }
-                    continue
+        // Slots and tracks are reached through their buffers: subscripting the store's arrays
+        // copies a whole record (values, entry arrays, the animation) per access.
+        let time = self.time
+        store.tracks.withUnsafeBufferPointer { tracks in
+            store.slots.withUnsafeMutableBufferPointer { slots in
+                for s in store.composedSlots {
+                    slots[Int(s)].composedValue = composedValue(of: &slots[Int(s)], tracks: tracks, time: time)
                 }
-                let field = track.field
-                let base = field?.get(from: accumulated) ?? accumulated
-                let value: AnimationValue
-                switch track.op {
-                case .value:
-                    value = ValueStorage.load(track.valueKind, from: batch.outputs, at: i)
-                case .valueFunction(let function):
-                    value = .transform(function.transform(for: Double(batch.outputs.pointers[0][i])))
-                case .recompute:
-                    // The reference's own timing state, in Double, at the track's parent time.
-                    let group = batch.group[i]
-                    let parentTime = group >= 0 ? store.nodeTimes[Int(group)] : time
-                    let state = animation.timing.state(atParentTime: parentTime)
-                    guard state.contributes, let v = animation.value(in: state, base: base) else { continue }
-                    value = v
-                }
-                let composed = animation.isAdditive ? base.adding(value) : value   // §4.3
-                accumulated = field?.set(composed, in: accumulated) ?? composed
             }
-            store.slots[Int(s)].composedValue = accumulated
         }
+    }
+
+    /// One composed slot's value: its model value, then its entries in add order (semantics §8.4).
+    private func composedValue(of slot: inout TrackStore.SlotRecord, tracks: UnsafeBufferPointer<TrackStore.TrackRecord>,
+                               time: Double) -> AnimationValue {
+        var accumulated = slot.model
+        for e in slot.entries.indices {
+            let entry = slot.entries[e]
+            let t = Int(entry.track)
+            let batch = store.batches[Int(tracks[t].batch)]
+            let i = Int(tracks[t].index)
+            guard batch.state[i] & TrackState.contributes != 0 else { continue }
+            if entry.isRotation {
+                let angle: Float
+                switch batch {
+                case let paths as PathBatch: angle = paths.angle[i]
+                case let keyframes as KeyframeBatch: angle = keyframes.angle[i]
+                case let reference as ReferenceBatch: angle = reference.angle[i]
+                default: continue
+                }
+                if case .transform(let t) = accumulated {
+                    accumulated = .transform(Transform3D.rotation(angle: Double(angle), x: 0, y: 0, z: 1).concatenating(t))
+                }
+                continue
+            }
+            let field = tracks[t].field
+            let base = field?.get(from: accumulated) ?? accumulated
+            let value: AnimationValue
+            switch tracks[t].op {
+            case .value:
+                value = ValueStorage.load(tracks[t].valueKind, from: batch.outputs, at: i)
+            case .valueFunction(let function):
+                value = .transform(function.transform(for: Double(batch.outputs.pointers[0][i])))
+            case .recompute:
+                // The reference's own timing state, in Double, at the track's parent time.
+                guard let animation = tracks[t].leaf?.animation else { continue }
+                let group = batch.group[i]
+                let parentTime = group >= 0 ? store.nodeTimes[Int(group)] : time
+                let state = animation.timing.state(atParentTime: parentTime)
+                guard state.contributes, let v = animation.value(in: state, base: base) else { continue }
+                value = v
+            }
+            let composed = tracks[t].isAdditive ? base.adding(value) : value   // §4.3
+            accumulated = field?.set(composed, in: accumulated) ?? composed
+        }
+        return accumulated
     }
 
     // MARK: Reading

@@ -38,6 +38,8 @@ public final class TrackStore {
         var rotationSlot: Int32 = -1
         var animation: Int32 = -1
         var leaf: AnimationLeaf?
+        /// The leaf's `isAdditive`, read once here so that composition never opens the existential.
+        var isAdditive = false
         var field: ValueField?
         var valueKind: ValueKind = .scalar
         var op: CompositionOp = .value
@@ -82,6 +84,8 @@ public final class TrackStore {
         var isRoot = false
         var removedOnCompletion = false
         var animation: Int32 = -1
+        /// The owning animation's handle generation, so that events never copy its record.
+        var generation: UInt32 = 0
         var previousPhase: UInt8 = TrackState.neverEvaluated
     }
 
@@ -327,6 +331,7 @@ public final class TrackStore {
                 node.isRoot = depth == 0
                 node.removedOnCompletion = depth == 0 && animation.isRemovedOnCompletion
                 node.animation = a
+                node.generation = animations[Int(a)].generation
                 let n = allocateNode(node)
                 nodeByPath[path] = n
                 animations[Int(a)].nodes.append(n)
@@ -457,6 +462,7 @@ public final class TrackStore {
         record.slot = s
         record.animation = a
         record.leaf = leaf
+        record.isAdditive = leaf.animation.isAdditive
         record.field = field
         record.valueKind = valueKind
         record.sequence = sequence

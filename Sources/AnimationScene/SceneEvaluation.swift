@@ -46,11 +46,13 @@ public final class SceneEvaluation {
         evaluator = FrameEvaluator(store: store, configuration: configuration)
     }
 
-    /// The presentation values at `time` by `engine`.
-    public func frame(at time: Double, engine: SceneEngine) -> SceneFrame {
+    /// The presentation values at `time` by `engine`, of every layer or of the layers at
+    /// `indices` of ``layers`` (the batch engine evaluates every track either way).
+    public func frame(at time: Double, engine: SceneEngine, layers indices: Range<Int>? = nil) -> SceneFrame {
         if engine == .batch { evaluator.evaluate(at: time) }
         var out: [(id: String, values: [(keyPath: String, value: AnimationValue)])] = []
-        for (i, layer) in layers.enumerated() {
+        for i in indices?.clamped(to: layers.indices) ?? layers.indices {
+            let layer = layers[i]
             let names = layer.reportedProperties
             var values: [(keyPath: String, value: AnimationValue)] = []
             switch engine {

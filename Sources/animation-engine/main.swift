@@ -1,4 +1,4 @@
-// The animation-engine command: bench (the main job), evaluate. A thin adapter over AnimationScene,
+// The animation-engine command: bench (the main job), evaluate, render, plot. A thin adapter over AnimationScene,
 // AnimationBatch and AnimationWorkloads; every number it prints comes from those libraries.
 import AnimationBatch
 import AnimationCore
@@ -13,7 +13,7 @@ struct AnimationEngineCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "animation-engine",
         abstract: "Core Animation's animation model, evaluated in bulk.",
-        subcommands: [Bench.self, Evaluate.self],
+        subcommands: [Bench.self, Evaluate.self, Render.self, Plot.self],
         defaultSubcommand: Bench.self
     )
 
@@ -86,7 +86,7 @@ struct Bench: ParsableCommand {
     @Argument(help: "A scene file to measure instead of the built-in workload.")
     var sceneFile: String?
 
-    @Option(help: "The built-in scene: w2 (mixed animated properties) or seeds (W3, needs LayerTree).")
+    @Option(help: "The built-in scene: w2 (mixed animated properties) or seeds (W3: layers of the five seed kinds).")
     var scene: String = "w2"
 
     @Option(help: "Animated properties of W2.")
@@ -107,7 +107,7 @@ struct Bench: ParsableCommand {
     func validate() throws {
         guard properties > 0 && properties <= 50_000_000 else { throw ValidationError("--properties must be in 1…50,000,000") }
         guard frames > 0 && frames <= 100_000 else { throw ValidationError("--frames must be in 1…100,000") }
-        guard layers > 0 else { throw ValidationError("--layers must be positive") }
+        guard layers > 0 && layers <= 10_000_000 else { throw ValidationError("--layers must be in 1…10,000,000") }
         if let threads, threads < 1 || threads > 1024 { throw ValidationError("--threads must be in 1…1024") }
         guard ["w2", "seeds"].contains(scene) else { throw ValidationError("--scene must be w2 or seeds") }
     }
@@ -131,7 +131,14 @@ struct Bench: ParsableCommand {
             layerCount = evaluation.layers.count
             referenceSample = { _ in Self.reference(evaluation, frames: frames) }
         } else if scene == "seeds" {
-            throw fail("--scene seeds (W3) drives LayerTree, which is not built yet; use --scene w2 or a scene file")
+            let bar = ProgressBar(label: "building W3")
+            let seeds = try SeedScene.make(layers: layers)
+            bar.update(0.3)
+            let evaluation = try SceneEvaluation(seeds)
+            bar.update(1)
+            store = evaluation.store
+            layerCount = evaluation.layers.count
+            referenceSample = { _ in Self.reference(evaluation, frames: frames, sampleLayers: 500) }
         } else {
             let bar = ProgressBar(label: "building W2")
             let workload = W2Workload(properties: properties) { bar.update($0 / 2) }
@@ -170,7 +177,8 @@ struct Bench: ParsableCommand {
             return
         }
         let rows: [(String, String)] = [
-            ("scene", sceneFile ?? "W2 (design.md), \(store.trackCount) animated properties"),
+            ("scene", sceneFile ?? (scene == "seeds" ? "W3 (design.md): \(layerCount) layers of the five seed kinds"
+                                                      : "W2 (design.md), \(store.trackCount) animated properties")),
             ("layers / properties", "\(layerCount) / \(store.trackCount)"),
             ("frames", "\(frames) at 60 Hz"),
             ("threads", "\(threadCount) of \(processors) processors"),
@@ -189,17 +197,22 @@ struct Bench: ParsableCommand {
         for (name, value) in rows { print(name.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + value) }
     }
 
-    /// The scalar reference on a scene: its speed, and the batch's largest deviation from it.
-    static func reference(_ evaluation: SceneEvaluation, frames: Int) -> ReferenceFigures {
+    /// The scalar reference on a scene (on its first `sampleLayers` layers when given): its speed,
+    /// and the batch's largest deviation from it.
+    static func reference(_ evaluation: SceneEvaluation, frames: Int, sampleLayers: Int? = nil) -> ReferenceFigures {
         let times = W2Workload.frameTimes(min(frames, 120))
+        let sample = 0..<min(sampleLayers ?? evaluation.layers.count, evaluation.layers.count)
         var properties = 0
         let start = DispatchTime.now().uptimeNanoseconds
-        for t in times { properties += evaluation.frame(at: t, engine: .reference).layers.reduce(0) { $0 + $1.values.count } }
+        for t in times {
+            properties += evaluation.frame(at: t, engine: .reference, layers: sample).layers.reduce(0) { $0 + $1.values.count }
+        }
         let perProperty = Double(DispatchTime.now().uptimeNanoseconds - start) / Double(max(properties, 1))
         var worst = 0.0, worstOfTolerance = 0.0
         for t in times {
-            let batch = evaluation.frame(at: t, engine: .batch), reference = evaluation.frame(at: t, engine: .reference)
-            for (layer, (b, r)) in zip(evaluation.layers, zip(batch.layers, reference.layers)) {
+            let batch = evaluation.frame(at: t, engine: .batch, layers: sample)
+            let reference = evaluation.frame(at: t, engine: .reference, layers: sample)
+            for (layer, (b, r)) in zip(evaluation.layers[sample], zip(batch.layers, reference.layers)) {
                 for (x, y) in zip(b.values, r.values) {
                     let difference = PrecisionTable.maxDifference(x.value, y.value)
                     worst = max(worst, difference / (1 + PrecisionTable.magnitude(y.value)))
@@ -283,5 +296,203 @@ struct Evaluate: ParsableCommand {
             output = ([CSV.header] + frames.flatMap(\.csvRows)).joined(separator: "\n")
         }
         print(output)
+    }
+}
+
+/// Writes `text` to `path` whole or not at all (a temporary file beside it, then a rename).
+func writeAtomically(_ text: String, to path: String) throws {
+    let url = URL(fileURLWithPath: path)
+    let temporary = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).\(getpid()).tmp")
+    do {
+        try Data(text.utf8).write(to: temporary)
+        // rename(2) replaces an existing file atomically.
+        guard rename(temporary.path, url.path) == 0 else {
+            throw CocoaError(.fileWriteUnknown, userInfo: [NSLocalizedDescriptionKey: String(cString: strerror(errno))])
+        }
+    } catch {
+        try? FileManager.default.removeItem(at: temporary)
+        throw fail("cannot write '\(path)': \(error.localizedDescription)")
+    }
+}
+
+/// Frame times from 0: `fps` frames a second over `duration` seconds, both ends included.
+func frameTimes(fps: Double, duration: Double) -> [Double] {
+    let count = Int((duration * fps + 1e-9).rounded(.down)) + 1
+    return (0..<count).map { Double($0) / fps }
+}
+
+/// Parses `WIDTHxHEIGHT`.
+func parseSize(_ text: String?) throws -> Size? {
+    guard let text else { return nil }
+    let parts = text.lowercased().split(separator: "x", omittingEmptySubsequences: false)
+    guard parts.count == 2, let w = Double(parts[0]), let h = Double(parts[1]), w.isFinite, h.isFinite,
+          w >= 1, h >= 1, w <= 16384, h <= 16384 else {
+        throw fail("--size: '\(text)' is not WIDTHxHEIGHT with each in 1…16384")
+    }
+    return Size(width: w, height: h)
+}
+
+struct Render: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Draw a scene as SVG: one frame, or a sequence of frames with an index.html that plays them.",
+        discussion: """
+        Shape layers and plain layers are drawn from their presentation values: position, bounds,
+        anchorPoint, transform (orthographic), opacity, backgroundColor, cornerRadius, border,
+        shadow, zPosition, sublayerTransform; a shape's path filled with fillColor and stroked with
+        strokeColor at lineWidth, trimmed to strokeStart…strokeEnd. The canvas holds every
+        top-level layer's frame unless --size is given.
+          render SCENE --at 0.5 -o frame.svg
+          render SCENE --fps 30 --duration 2 -o frames/
+        """
+    )
+
+    @Argument(help: "The scene file (docs/scene-format.md).")
+    var sceneFile: String
+
+    @Option(help: "The scene time of a single frame, in seconds.")
+    var at: Double?
+
+    @Option(help: "Frames per second of a sequence (with --duration).")
+    var fps: Double?
+
+    @Option(help: "Seconds a sequence covers from 0 (with --fps).")
+    var duration: Double?
+
+    @Option(name: .shortAndLong, help: "The SVG file (--at; standard output if omitted) or the directory (--fps).")
+    var output: String?
+
+    @Option(help: "The canvas as WIDTHxHEIGHT (default: fits the top-level layers).")
+    var size: String?
+
+    @Option(help: "batch (the SIMD engine) or reference (the scalar reference evaluator).")
+    var engine: String = "batch"
+
+    func validate() throws {
+        guard SceneEngine(rawValue: engine) != nil else { throw ValidationError("--engine must be batch or reference") }
+        switch (at, fps, duration) {
+        case (.some(let t), nil, nil):
+            guard t.isFinite else { throw ValidationError("--at must be a finite number of seconds") }
+        case (nil, .some(let f), .some(let d)):
+            guard f.isFinite && f > 0 && f <= 1000 else { throw ValidationError("--fps must be in (0, 1000]") }
+            guard d.isFinite && d >= 0 && f * d <= 10_000 else { throw ValidationError("--duration must be ≥ 0, at most 10,000 frames in all") }
+            guard output != nil else { throw ValidationError("a sequence needs -o DIRECTORY") }
+        default: throw ValidationError("give --at, or --fps with --duration")
+        }
+    }
+
+    func run() throws {
+        let scene = try loadScene(sceneFile)
+        let canvas = try parseSize(size)
+        let renderer = SceneRenderer(try SceneEvaluation(scene), size: canvas)
+        let engine = SceneEngine(rawValue: engine)!
+        if let at {
+            let svg = renderer.svg(at: at, engine: engine)
+            if let output { try writeAtomically(svg, to: output) } else { print(svg, terminator: "") }
+            return
+        }
+        // Every frame is drawn before anything is written.
+        let times = frameTimes(fps: fps!, duration: duration!)
+        let names = times.indices.map { String(format: "frame-%05d.svg", $0) }
+        let documents = times.map { renderer.svg(at: $0, engine: engine) }
+        let directory = output!
+        do {
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        } catch {
+            throw fail("cannot create '\(directory)': \(error.localizedDescription)")
+        }
+        for (name, svg) in zip(names, documents) { try writeAtomically(svg, to: directory + "/" + name) }
+        try writeAtomically(SceneRenderer.indexHTML(frames: names, fps: fps!, size: renderer.size,
+                                                    title: URL(fileURLWithPath: sceneFile).lastPathComponent),
+                            to: directory + "/index.html")
+        printError("wrote \(names.count) frames and index.html to \(directory)")
+    }
+}
+
+struct Plot: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Draw SVG charts: timing functions side by side, or properties of a scene over time.",
+        discussion: """
+          plot --timing easeIn --timing easeOut --timing 0.68,-0.55,0.27,1.55 -o curves.svg
+          plot SCENE --layer ring --property strokeEnd --property position.x -o ring.svg
+        With neither a scene nor --timing it draws the five named timing functions. A scene
+        property is one chart per --property, one line per component; the time axis covers the
+        layer's animations (--duration to choose).
+        """
+    )
+
+    @Argument(help: "A scene file whose properties to plot.")
+    var sceneFile: String?
+
+    @Option(help: "A timing function: linear, easeIn, easeOut, easeInEaseOut, default, or x1,y1,x2,y2 (repeatable).")
+    var timing: [String] = []
+
+    @Option(help: "The layer whose properties to plot.")
+    var layer: String?
+
+    @Option(help: "A property (or component: position.y) of --layer (repeatable).")
+    var property: [String] = []
+
+    @Option(help: "Seconds to cover from 0 (default: until the layer's animations end).")
+    var duration: Double?
+
+    @Option(help: "Samples per second.")
+    var fps: Double = 120
+
+    @Option(help: "batch (the SIMD engine) or reference (the scalar reference evaluator).")
+    var engine: String = "batch"
+
+    @Option(name: .shortAndLong, help: "The SVG file (standard output if omitted).")
+    var output: String?
+
+    func validate() throws {
+        guard SceneEngine(rawValue: engine) != nil else { throw ValidationError("--engine must be batch or reference") }
+        guard fps.isFinite && fps > 0 && fps <= 10_000 else { throw ValidationError("--fps must be in (0, 10,000]") }
+        if let duration, !(duration.isFinite && duration > 0 && duration * fps <= 1_000_000) {
+            throw ValidationError("--duration must be > 0, at most 1,000,000 samples in all")
+        }
+        if sceneFile != nil {
+            guard timing.isEmpty else { throw ValidationError("give a scene or --timing, not both") }
+            guard layer != nil, !property.isEmpty else { throw ValidationError("a scene plot needs --layer and at least one --property") }
+        } else if layer != nil || !property.isEmpty {
+            throw ValidationError("--layer and --property need a scene file")
+        }
+    }
+
+    /// A timing function from its name or four control-point numbers.
+    static func timingFunction(_ text: String) throws -> TimingFunction {
+        if let name = TimingFunction.Name(rawValue: text) { return TimingFunction(name: name) }
+        let numbers = text.split(separator: ",", omittingEmptySubsequences: false).map { Double($0.trimmingCharacters(in: .whitespaces)) }
+        guard numbers.count == 4, numbers.allSatisfy({ $0 != nil }) else {
+            throw fail("--timing: '\(text)' is not \(TimingFunction.Name.allCases.map(\.rawValue).joined(separator: ", ")) or x1,y1,x2,y2")
+        }
+        do {
+            return try TimingFunction(controlPoints: numbers[0]!, numbers[1]!, numbers[2]!, numbers[3]!)
+        } catch let error as AnimationError {
+            throw fail("--timing '\(text)': \(error)")
+        }
+    }
+
+    func run() throws {
+        let svg: String
+        if let sceneFile {
+            let evaluation = try SceneEvaluation(try loadScene(sceneFile))
+            let engine = SceneEngine(rawValue: engine)!
+            do {
+                let span = try duration ?? evaluation.plotDuration(layer: layer!)
+                let times = frameTimes(fps: fps, duration: span)
+                let charts = try property.map { name in
+                    SVGChart(title: "\(layer!).\(name)", xLabel: "scene time (s)", yLabel: name,
+                             series: try evaluation.series(layer: layer!, property: name, times: times, engine: engine))
+                }
+                svg = SVGChart.grid(charts, columns: min(charts.count, 2))
+            } catch let error as SceneError {
+                throw fail("\(sceneFile): \(error.path == "layer" ? "--layer" : "--property"): \(error.reason)")
+            }
+        } else {
+            let functions = timing.isEmpty ? TimingFunction.Name.allCases.map { TimingFunction(name: $0) }
+                                           : try timing.map(Self.timingFunction)
+            svg = SVGChart.grid(functions.map { SVGChart.timingFunction($0) }, columns: min(functions.count, 5))
+        }
+        if let output { try writeAtomically(svg, to: output) } else { print(svg, terminator: "") }
     }
 }

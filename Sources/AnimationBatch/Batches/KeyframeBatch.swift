@@ -421,11 +421,13 @@ final class KeyframeBatch: TrackBatch {
         }
         if rotatingCount > 0 {
             let angle = self.angle.base
-            for lane in 0..<16 where i + lane < count && timing.weight[lane] != 0 {
-                guard let animation = rotating[i + lane] else { continue }
-                let progress = lane < 8 ? timing.progressLow[lane] : timing.progressHigh[lane - 8]
-                let laneState = TimingState(phase: .active, contributes: true, activeTime: 0, iteration: 0, basicTime: 0, progress: progress)
-                angle[i + lane] = Float(animation.rotationAngle(in: laneState) ?? 0)
+            // Borrowed in place: binding `rotating[t]` to a local would copy the whole animation.
+            rotating.withUnsafeBufferPointer { rotating in
+                for lane in 0..<16 where i + lane < count && timing.weight[lane] != 0 && rotating[i + lane] != nil {
+                    let progress = lane < 8 ? timing.progressLow[lane] : timing.progressHigh[lane - 8]
+                    let laneState = TimingState(phase: .active, contributes: true, activeTime: 0, iteration: 0, basicTime: 0, progress: progress)
+                    angle[i + lane] = Float(rotating[i + lane]?.rotationAngle(in: laneState) ?? 0)
+                }
             }
         }
     }

@@ -111,11 +111,14 @@ final class PathBatch: TrackBatch {
                 y[lane] = s[1] + (s[3] - s[1]) * w
             }
             if anyRotating {
-                for lane in 0..<16 where i + lane < count && timing.weight[lane] != 0 {
-                    guard let animation = rotating[i + lane] else { continue }
-                    let progress = lane < 8 ? timing.progressLow[lane] : timing.progressHigh[lane - 8]
-                    let laneState = TimingState(phase: .active, contributes: true, activeTime: 0, iteration: 0, basicTime: 0, progress: progress)
-                    angle[i + lane] = Float(animation.rotationAngle(in: laneState) ?? 0)
+                // Borrowed in place: binding `rotating[t]` to a local would copy the whole
+                // animation (a memmove and retains per lane).
+                rotating.withUnsafeBufferPointer { rotating in
+                    for lane in 0..<16 where i + lane < count && timing.weight[lane] != 0 && rotating[i + lane] != nil {
+                        let progress = lane < 8 ? timing.progressLow[lane] : timing.progressHigh[lane - 8]
+                        let laneState = TimingState(phase: .active, contributes: true, activeTime: 0, iteration: 0, basicTime: 0, progress: progress)
+                        angle[i + lane] = Float(rotating[i + lane]?.rotationAngle(in: laneState) ?? 0)
+                    }
                 }
             }
             let add = timing.bit(CompiledTiming.addsBase)

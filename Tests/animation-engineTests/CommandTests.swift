@@ -1,0 +1,169 @@
+import Foundation
+import Testing
+
+/// The built `animation-engine` executable, beside the test bundle.
+let executable: URL = {
+    let candidates = [Bundle.main.bundleURL, URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()]
+        + Bundle.allBundles.map { $0.bundleURL.deletingLastPathComponent() }
+    for directory in candidates {
+        let url = directory.appendingPathComponent("animation-engine")
+        if FileManager.default.isExecutableFile(atPath: url.path) { return url }
+    }
+    return candidates[0].appendingPathComponent("animation-engine")
+}()
+
+let examples = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent().appendingPathComponent("Examples")
+
+struct Run {
+    var status: Int32
+    var output: String
+    var error: String
+}
+
+/// Runs the command with `arguments`; standard input is empty.
+func run(_ arguments: [String]) throws -> Run {
+    let process = Process()
+    process.executableURL = executable
+    process.arguments = arguments
+    let out = Pipe(), err = Pipe()
+    process.standardOutput = out
+    process.standardError = err
+    process.standardInput = FileHandle.nullDevice
+    try process.run()
+    // Read before waiting, so a large output never fills the pipe and blocks the child.
+    let outData = out.fileHandleForReading.readDataToEndOfFile()
+    let errData = err.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return Run(status: process.terminationStatus, output: String(decoding: outData, as: UTF8.self),
+               error: String(decoding: errData, as: UTF8.self))
+}
+
+/// A scene file in a fresh temporary directory.
+func sceneFile(_ text: String) throws -> URL {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("animation-engine-tests-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    let url = directory.appendingPathComponent("scene.json")
+    try text.write(to: url, atomically: true, encoding: .utf8)
+    return url
+}
+
+@Suite("animation-engine command")
+struct CommandTests {
+    @Test("the executable is built beside the tests")
+    func found() {
+        #expect(FileManager.default.isExecutableFile(atPath: executable.path), "\(executable.path)")
+    }
+
+    @Test("evaluate: JSON frames with every reported property per layer")
+    func evaluateJSON() throws {
+        let result = try run(["evaluate", examples.appendingPathComponent("progress-ring.json").path, "--times", "0,1,2.5"])
+        #expect(result.status == 0, "\(result.error)")
+        let object = try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any]
+        let frames = try #require(object?["frames"] as? [[String: Any]])
+        #expect(frames.map { $0["time"] as? Double } == [0, 1, 2.5])
+        let layers = try #require(frames[2]["layers"] as? [String: [String: Any]])
+        #expect(Set(layers.keys) == ["track", "ring"])
+        let end = try #require(layers["ring"]?["strokeEnd"] as? Double)
+        #expect(abs(end - 0.72) < 1e-6, "filled forwards at the end value")
+    }
+
+    @Test("evaluate: CSV, and both engines print the same rows within the precision table")
+    func evaluateCSV() throws {
+        let scene = examples.appendingPathComponent("spring.json").path
+        let batch = try run(["evaluate", scene, "--fps", "10", "--duration", "1", "--format", "csv"])
+        let reference = try run(["evaluate", scene, "--fps", "10", "--duration", "1", "--format", "csv", "--engine", "reference"])
+        #expect(batch.status == 0 && reference.status == 0)
+        let rows = batch.output.split(separator: "\n"), referenceRows = reference.output.split(separator: "\n")
+        #expect(rows.first == "time,layer,property,value")
+        #expect(rows.count == referenceRows.count && rows.count > 11)
+        for (b, r) in zip(rows.dropFirst(), referenceRows.dropFirst()) {
+            let bf = b.split(separator: ","), rf = r.split(separator: ",")
+            #expect(bf.prefix(3) == rf.prefix(3))
+            let x = Double(bf[3])!, y = Double(rf[3])!
+            #expect(abs(x - y) <= 1e-3 * (1 + abs(y)), "\(b) vs \(r)")
+        }
+    }
+
+    @Test("bad input: exit code 2, one message naming the problem, nothing on standard output",
+          arguments: [
+              (#"{"layers": [{"id": "a", "animations": [{"type": "keyframe", "keyPath": "opacity", "values": [0, 1, 0], "keyTimes": [0, 0.6, 0.5]}]}]}"#,
+               "layers[0].animations[0].keyTimes: must be non-decreasing"),
+              (#"{"layers": [{"id": "a", "animations": [{"type": "wobble", "keyPath": "opacity"}]}]}"#, "layers[0].animations[0].type"),
+              (#"{"layers": [{"id": "a", "properties": {"position": [1, 2, 3]}}]}"#, "layers[0].properties.position"),
+              (#"{"layers": [{"id": "a", }]}"#, "malformed JSON at line 1"),
+          ])
+    func badScene(text: String, expected: String) throws {
+        let result = try run(["evaluate", try sceneFile(text).path, "--times", "0"])
+        #expect(result.status == 2)
+        #expect(result.output.isEmpty)
+        #expect(result.error.contains(expected), "\(result.error)")
+        #expect(result.error.split(separator: "\n").count == 1, "one message: \(result.error)")
+        #expect(!result.error.contains("Fatal error") && !result.error.contains("Stack dump"))
+    }
+
+    @Test("bad options: exit code 2 and one message",
+          arguments: [["evaluate", "missing.json", "--times", "0"], ["evaluate", "x.json", "--times", "0", "--format", "xml"],
+                      ["evaluate", "x.json"], ["bench", "--properties", "0"], ["bench", "--scene", "w9"],
+                      ["render", "x.json"], ["render", "x.json", "--fps", "10", "--duration", "1"],
+                      ["plot", "--timing", "1.5,0,1,1"], ["plot", "--timing", "bouncy"], ["plot", "x.json"], ["frobnicate"]])
+    func badOptions(arguments: [String]) throws {
+        let result = try run(arguments)
+        #expect(result.status == 2, "\(arguments): \(result.error)")
+        #expect(result.output.isEmpty)
+        #expect(!result.error.isEmpty)
+    }
+
+    @Test("evaluate --times with a non-number names it")
+    func badTimes() throws {
+        let result = try run(["evaluate", examples.appendingPathComponent("color.json").path, "--times", "0,soon"])
+        #expect(result.status == 2 && result.output.isEmpty && result.error.contains("'soon'"))
+    }
+
+    @Test("render: one frame to a file; a sequence with index.html; a failure leaves the old file intact")
+    func render() throws {
+        let directory = try sceneFile("{}").deletingLastPathComponent()
+        let frame = directory.appendingPathComponent("frame.svg")
+        let scene = examples.appendingPathComponent("stroke.json").path
+        #expect(try run(["render", scene, "--at", "1", "-o", frame.path]).status == 0)
+        let svg = try String(contentsOf: frame, encoding: .utf8)
+        #expect(svg.hasPrefix("<svg") && svg.contains(#"id="squiggle""#))
+
+        let bad = try sceneFile(#"{"layers": [{"id": "a", "properties": {"opacity": "high"}}]}"#)
+        let failed = try run(["render", bad.path, "--at", "1", "-o", frame.path])
+        #expect(failed.status == 2)
+        #expect(try String(contentsOf: frame, encoding: .utf8) == svg, "the earlier output is untouched")
+
+        let frames = directory.appendingPathComponent("frames")
+        #expect(try run(["render", scene, "--fps", "4", "--duration", "1", "-o", frames.path]).status == 0)
+        let files = try FileManager.default.contentsOfDirectory(atPath: frames.path).sorted()
+        #expect(files == ["frame-00000.svg", "frame-00001.svg", "frame-00002.svg", "frame-00003.svg", "frame-00004.svg", "index.html"])
+    }
+
+    @Test("plot: timing functions and a scene property as SVG")
+    func plot() throws {
+        let timing = try run(["plot", "--timing", "easeOut", "--timing", "0.1,0.7,0.2,1"])
+        #expect(timing.status == 0 && timing.output.hasPrefix("<svg") && timing.output.contains(">easeOut</text>"))
+        let property = try run(["plot", examples.appendingPathComponent("color.json").path, "--layer", "swatch",
+                                "--property", "backgroundColor", "--property", "opacity"])
+        #expect(property.status == 0 && property.output.contains(">swatch.opacity</text>") && property.output.contains("backgroundColor.red"))
+        let unknown = try run(["plot", examples.appendingPathComponent("color.json").path, "--layer", "swatch", "--property", "strokeEnd"])
+        #expect(unknown.status == 2 && unknown.error.contains("neither sets nor animates 'strokeEnd'"))
+    }
+
+    @Test("bench --json: one JSON object with the documented fields, for W2 and for the W3 seeds")
+    func benchJSON() throws {
+        for arguments in [["bench", "--properties", "2000", "--frames", "3", "--json"],
+                          ["bench", "--scene", "seeds", "--layers", "40", "--frames", "3", "--json", "--threads", "1"]] {
+            let result = try run(arguments)
+            #expect(result.status == 0, "\(result.error)")
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any])
+            for field in ["layers", "properties", "frames", "threads", "buildFlags", "frameTimeP50Seconds", "frameTimeP99Seconds",
+                          "evaluationsPerSecond", "allocationsPerFrame", "speedupOverReference", "maxErrorVsReference"] {
+                #expect(object[field] != nil, "\(arguments[1]): \(field)")
+            }
+            #expect((object["maxErrorVsReference"] as? Double ?? 2) <= 1, "within the precision table")
+            #expect(object["frames"] as? Int == 3)
+        }
+    }
+}
