@@ -11,6 +11,8 @@ let package = Package(
         .library(name: "AnimationWorkloads", targets: ["AnimationWorkloads"]),
         .library(name: "AnimationScene", targets: ["AnimationScene"]),
         .executable(name: "animation-engine", targets: ["animation-engine"]),
+        // The C interface: animation_engine.h and its implementation (link AnimationEngineC).
+        .library(name: "AnimationEngineC", targets: ["AnimationEngineC", "CAnimationEngine"]),
         // Counts the process's heap allocations by replacing malloc & co. in the executable that
         // links it: for test and benchmark executables only.
         .library(name: "CAllocationCounter", targets: ["CAllocationCounter"]),
@@ -47,6 +49,12 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // The C interface: the header (and the per-thread error message) in C, the entry points in
+        // Swift (@_cdecl) over the public API of AnimationCore and AnimationBatch.
+        .target(name: "CAnimationEngine"),
+        .target(name: "AnimationEngineC", dependencies: ["AnimationCore", "AnimationBatch", "CAnimationEngine"]),
+        // A C program that exercises the C interface as a C user would; AnimationEngineCTests runs it.
+        .executableTarget(name: "c-interface-check", dependencies: ["AnimationEngineC", "CAnimationEngine"]),
         // What the build was compiled for (the -Xcc flags), for benchmark reports.
         .target(name: "CBuildInfo"),
         .testTarget(
@@ -63,6 +71,10 @@ let package = Package(
             name: "AnimationSceneTests",
             dependencies: ["AnimationScene", "AnimationBatch", "AnimationCore", "AnimationWorkloads"],
             exclude: ["Golden"]   // read through #filePath; UPDATE_GOLDEN=1 rewrites them
+        ),
+        .testTarget(
+            name: "AnimationEngineCTests",
+            dependencies: ["AnimationEngineC", "CAnimationEngine", "AnimationCore", "AnimationBatch", "c-interface-check"]
         ),
         .testTarget(
             name: "animation-engineTests",

@@ -113,6 +113,7 @@ public final class FrameEvaluator: ParallelJob {
             eventCapacity = needed * 2
             eventStorage = .allocate(capacity: eventCapacity)
         }
+        planComposition()
         plannedVersion = store.version
     }
 
@@ -211,19 +212,172 @@ public final class FrameEvaluator: ParallelJob {
         }
     }
 
+    /// One entry of a slot composed on the fast path: its track's state byte and output columns.
+    struct FastEntry {
+        /// The batch's state column (indexed by `index`).
+        var state: UnsafeMutablePointer<UInt8>
+        /// The batch's output column pointers (component `c` of track `index` is `outputs[c][index]`).
+        var outputs: UnsafeMutablePointer<UnsafeMutablePointer<Float>>
+        var index: Int
+        /// The first component of the slot's value it writes, and how many.
+        var first: Int
+        var width: Int
+        var additive: Bool
+    }
+
+    /// A slot composed on the fast path: its entries' range in `fastEntries`.
+    struct FastSlot {
+        var slot: Int32
+        var generation: UInt32
+        var kind: ValueKind
+        var entries: Range<Int>
+    }
+
+    /// Composed slots whose value has at most four components and whose entries all write the
+    /// kernel's value, whole or as a component field (`position.x`, `bounds.size`): composed in
+    /// Double on raw pointers, with no `AnimationValue` arithmetic. Rebuilt with the plan.
+    private var fastSlots: [FastSlot] = []
+    private var fastEntries: [FastEntry] = []
+    /// The other composed slots (transform fields, rotations, recomputed rows, value functions).
+    private var slowSlots: [Int32] = []
+    /// Per fast slot, four components: its model value (refreshed when a model changes), and its
+    /// composed value after the last frame.
+    private var fastModel: [Double] = []
+    private var fastResult: [Double] = []
+    /// Slot index → fast slot index (or −1), as of the last plan.
+    private var fastIndexOfSlot: [Int32] = []
+    /// The store's model version the fast models were read at, and the one of the last frame.
+    private var fastModelVersion = -1
+    private var frameModelVersion = -1
+
+    /// Which components of a value of `kind` a field writes (semantics §4.6), for the fast path.
+    static func componentRange(of field: ValueField?, in kind: ValueKind) -> (first: Int, width: Int)? {
+        guard let field else { return (0, kind.componentCount) }
+        switch (field, kind) {
+        case (.x, .point), (.width, .size), (.originX, .rect): return (0, 1)
+        case (.y, .point), (.height, .size), (.originY, .rect): return (1, 1)
+        case (.origin, .rect): return (0, 2)
+        case (.size, .rect): return (2, 2)
+        case (.sizeWidth, .rect): return (2, 1)
+        case (.sizeHeight, .rect): return (3, 1)
+        default: return nil
+        }
+    }
+
+    /// Sorts the composed slots into fast and slow, and compiles the fast ones' entries.
+    private func planComposition() {
+        fastSlots.removeAll(keepingCapacity: true)
+        fastEntries.removeAll(keepingCapacity: true)
+        slowSlots.removeAll(keepingCapacity: true)
+        fastIndexOfSlot.removeAll(keepingCapacity: true)
+        fastIndexOfSlot.append(contentsOf: repeatElement(-1, count: store.slots.count))
+        for s in store.composedSlots {
+            let slot = store.slots[Int(s)]
+            let start = fastEntries.count
+            var fast = [.scalar, .point, .size, .rect, .color].contains(slot.kind)
+            for entry in slot.entries where fast {
+                let track = store.tracks[Int(entry.track)]
+                guard !entry.isRotation, case .value = track.op,
+                      let range = Self.componentRange(of: track.field, in: slot.kind),
+                      range.width == track.valueKind.componentCount else {
+                    fast = false
+                    break
+                }
+                let batch = store.batches[Int(track.batch)]
+                fastEntries.append(FastEntry(state: batch.state.base, outputs: batch.outputs.pointers, index: Int(track.index),
+                                             first: range.first, width: range.width, additive: track.isAdditive))
+            }
+            if fast {
+                fastSlots.append(FastSlot(slot: s, generation: slot.generation, kind: slot.kind, entries: start..<fastEntries.count))
+                fastIndexOfSlot[Int(s)] = Int32(fastSlots.count - 1)
+            } else {
+                fastEntries.removeLast(fastEntries.count - start)
+                slowSlots.append(s)
+            }
+        }
+        fastResult.removeAll(keepingCapacity: true)
+        fastResult.append(contentsOf: repeatElement(0, count: fastSlots.count * 4))
+        fastModelVersion = -1
+    }
+
+    /// The four components of a model value of at most four components (zeros beyond its own).
+    private static func components(_ v: AnimationValue) -> (Double, Double, Double, Double) {
+        switch v {
+        case .scalar(let x): (x, 0, 0, 0)
+        case .point(let p): (p.x, p.y, 0, 0)
+        case .size(let s): (s.width, s.height, 0, 0)
+        case .rect(let r): (r.origin.x, r.origin.y, r.size.width, r.size.height)
+        case .color(let c): (c.red, c.green, c.blue, c.alpha)
+        default: (0, 0, 0, 0)
+        }
+    }
+
     /// Composed slots: the model value, then every entry in add order, replacing, adding or setting
     /// a field exactly as the reference does (semantics §8.4); the rotation of path animations with
     /// a rotation mode (§5.7).
     private func compose() {
-        // Slots and tracks are reached through their buffers: subscripting the store's arrays
-        // copies a whole record (values, entry arrays, the animation) per access.
+        // Fast slots: Double arithmetic on raw pointers into the evaluator's own buffers.
+        if fastModelVersion != store.modelVersion {
+            fastModel.removeAll(keepingCapacity: true)
+            for f in fastSlots {
+                let m = Self.components(store.slots[Int(f.slot)].model)
+                fastModel.append(m.0)
+                fastModel.append(m.1)
+                fastModel.append(m.2)
+                fastModel.append(m.3)
+            }
+            fastModelVersion = store.modelVersion
+        }
+        frameModelVersion = store.modelVersion
+        fastSlots.withUnsafeBufferPointer { fastSlots in
+            fastEntries.withUnsafeBufferPointer { entries in
+                fastModel.withUnsafeBufferPointer { model in
+                    fastResult.withUnsafeMutableBufferPointer { result in
+                        for k in fastSlots.indices {
+                            Self.composeFast(fastSlots[k], model: model.baseAddress! + 4 * k, into: result.baseAddress! + 4 * k,
+                                             entries: entries)
+                        }
+                    }
+                }
+            }
+        }
+        // Slow slots: the general composition on AnimationValue. Slots and tracks are reached
+        // through their buffers: subscripting the store's arrays copies a whole record per access.
         let time = self.time
+        guard !slowSlots.isEmpty else { return }
         store.tracks.withUnsafeBufferPointer { tracks in
             store.slots.withUnsafeMutableBufferPointer { slots in
-                for s in store.composedSlots {
+                for s in slowSlots {
                     slots[Int(s)].composedValue = composedValue(of: &slots[Int(s)], tracks: tracks, time: time)
                 }
             }
+        }
+    }
+
+    /// The fast path of ``compose()``: the same Double arithmetic as the slow path (component-wise
+    /// replace or add, semantics §4.3, §4.6, §8.4), on components.
+    private static func composeFast(_ f: FastSlot, model: UnsafePointer<Double>, into a: UnsafeMutablePointer<Double>,
+                                    entries: UnsafeBufferPointer<FastEntry>) {
+        a.update(from: model, count: 4)
+        for e in f.entries {
+            let entry = entries[e]
+            guard entry.state[entry.index] & TrackState.contributes != 0 else { continue }
+            for c in 0..<entry.width {
+                let value = Double(entry.outputs[c][entry.index])
+                a[entry.first + c] = entry.additive ? a[entry.first + c] + value : value
+            }
+        }
+    }
+
+    /// A fast slot's value after the last frame.
+    private func fastValue(_ k: Int) -> AnimationValue {
+        let a = (fastResult[4 * k], fastResult[4 * k + 1], fastResult[4 * k + 2], fastResult[4 * k + 3])
+        switch fastSlots[k].kind {
+        case .scalar: return .scalar(a.0)
+        case .point: return .point(Point(x: a.0, y: a.1))
+        case .size: return .size(Size(width: a.0, height: a.1))
+        case .rect: return .rect(Rect(x: a.0, y: a.1, width: a.2, height: a.3))
+        default: return .color(Color(red: a.0, green: a.1, blue: a.2, alpha: a.3))
         }
     }
 
@@ -280,6 +434,12 @@ public final class FrameEvaluator: ParallelJob {
     public func value(of slot: SlotHandle) -> AnimationValue? {
         guard let s = store.resolve(slot) else { return nil }
         let record = store.slots[Int(s)]
+        // A slot composed on the fast path keeps its value in the evaluator (unless its model was
+        // set after the last frame: then, as for every composed slot, the model is shown).
+        if !time.isNaN, Int(s) < fastIndexOfSlot.count, fastIndexOfSlot[Int(s)] >= 0, record.modelStamp <= frameModelVersion,
+           record.composedPosition >= 0, fastSlots[Int(fastIndexOfSlot[Int(s)])].generation == record.generation {
+            return fastValue(Int(fastIndexOfSlot[Int(s)]))
+        }
         if record.composedPosition >= 0 || record.entries.isEmpty || time.isNaN { return record.composedValue }
         let track = store.tracks[Int(record.entries[0].track)]
         return ValueStorage.load(record.kind, from: store.batches[Int(track.batch)].outputs, at: Int(track.index))

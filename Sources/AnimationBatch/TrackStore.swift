@@ -64,6 +64,8 @@ public final class TrackStore {
         var entries: [SlotEntry] = []
         var composedPosition: Int32 = -1
         var composedValue: AnimationValue = 0
+        /// ``TrackStore/modelVersion`` when the model was last set.
+        var modelStamp = 0
     }
 
     struct AnimationRecord {
@@ -124,6 +126,9 @@ public final class TrackStore {
     private var nextSequence: UInt64 = 1
     /// Incremented by every change of the track layout; the evaluator replans when it moves.
     private(set) var version = 0
+    /// Counts model-value changes of existing slots (they do not change the plan, only what
+    /// composition starts from).
+    private(set) var modelVersion = 0
 
     /// An empty store.
     public init() {}
@@ -149,6 +154,8 @@ public final class TrackStore {
             }
             slots[Int(s)].model = value
             slots[Int(s)].composedValue = value
+            modelVersion += 1
+            slots[Int(s)].modelStamp = modelVersion
             for entry in slots[Int(s)].entries where !entry.isRotation { configure(track: entry.track) }
             return handle(ofSlot: s)
         }

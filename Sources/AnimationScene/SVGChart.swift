@@ -274,7 +274,7 @@ public struct SVGChart: Sendable {
 
         func label(_ v: Double) -> String {
             if scale == .log, v >= 1e4 || v < 1e-3 {
-                let e = Int(log10(v).rounded())
+                let e = Int(floor(log10(v) + 1e-9))
                 let mantissa = v / pow10(Double(e))
                 return abs(mantissa - 1) < 1e-9 ? "1e\(e)" : SVG.number(mantissa, decimals: 1) + "e\(e)"
             }

@@ -1,0 +1,132 @@
+// package-benchmark suites over design.md's standard workloads: W1 (timing curves), W2 at 10k,
+// 100k and 1M properties, W3 (the seed layers, through a scene until LayerTree's tick exists),
+// each kernel family alone, and the scalar reference on the same data — on 1 and 2 threads.
+// Metrics: wall clock, throughput and malloc count (a steady-state frame must count 0). The
+// instruction metric needs hardware counters, which these virtual machines do not expose:
+// `instruction-count` measures instructions per evaluation under callgrind instead.
+//
+// BENCHMARK_SCALE=small (the CI smoke) shrinks every workload 10×.
+import AnimationBatch
+import AnimationCore
+import AnimationScene
+import AnimationWorkloads
+import Benchmark
+import Foundation
+
+let small = ProcessInfo.processInfo.environment["BENCHMARK_SCALE"] == "small"
+func scaled(_ n: Int) -> Int { small ? max(n / 10, 1_000) : n }
+
+let metrics: [BenchmarkMetric] = [.wallClock, .throughput, .mallocCountTotal]
+
+/// W1's state: the inputs, the compiled curves and an output buffer (padded to blocks of 16).
+struct W1State {
+    var workload: W1Workload
+    var batch: TimingCurveBatch
+    var outputs: UnsafeMutableBufferPointer<Float>
+}
+
+/// A frame benchmark: one frame per iteration, times stepping through 4 s at 60 Hz. The scaling
+/// factor is the number of animated properties, so throughput reads as properties per second.
+func frameBenchmark(_ name: String, threads: Int, maximumSeconds: Int = 2, makeStore: @escaping @Sendable () throws -> TrackStore) {
+    Benchmark(name,
+              configuration: .init(metrics: metrics, tags: ["threads": "\(threads)", "build": BuildInfo.summary],
+                                   timeUnits: .microseconds, warmupIterations: 3, scalingFactor: .one,
+                                   maxDuration: .seconds(maximumSeconds), maxIterations: 10_000)) { (benchmark: Benchmark, store: TrackStore) in
+        let evaluator = FrameEvaluator(store: store, configuration: .init(maximumThreads: threads))
+        evaluator.evaluate(at: 0)   // plan, start the workers, warm the caches
+        var frame = 1
+        benchmark.startMeasurement()
+        for _ in benchmark.scaledIterations {
+            evaluator.evaluate(at: Double(frame % 240) / 60)
+            frame += 1
+        }
+        benchmark.stopMeasurement()
+        blackHole(evaluator.time)
+    } setup: {
+        try makeStore()
+    }
+}
+
+let benchmarks: @Sendable () -> Void = {
+    Benchmark.defaultConfiguration.metrics = metrics
+
+    // W1: the timing-curve kernel, 1 and 2 threads, and the scalar reference on the same curves.
+    let w1Count = scaled(1 << 20) / 16 * 16   // whole blocks: the kernel reads and writes 16 at a time
+    for threads in [1, 2] {
+        Benchmark("W1 timing curves (\(w1Count)) engine, \(threads) thread\(threads == 1 ? "" : "s")",
+                  configuration: .init(metrics: metrics, tags: ["threads": "\(threads)", "evaluations": "\(w1Count)", "build": BuildInfo.summary],
+                                       timeUnits: .microseconds, maxDuration: .seconds(2))) { (benchmark: Benchmark, state: W1State) in
+            let (workload, batch, outputs) = (state.workload, state.batch, state.outputs)
+            benchmark.startMeasurement()
+            for _ in benchmark.scaledIterations {
+                batch.evaluate(inputs: workload.inputs.baseAddress!, outputs: outputs.baseAddress!, threads: threads)
+            }
+            benchmark.stopMeasurement()
+            blackHole(outputs[0])
+        } setup: {
+            let workload = W1Workload(count: w1Count)
+            let batch = TimingCurveBatch(functions: workload.functions)
+            let outputs = UnsafeMutableBufferPointer<Float>.allocate(capacity: workload.inputs.count)
+            outputs.initialize(repeating: 0)
+            return W1State(workload: workload, batch: batch, outputs: outputs)
+        }
+    }
+    let referenceCount = scaled(100_000)
+    Benchmark("W1 timing curves (\(referenceCount)) scalar reference, 1 thread",
+              configuration: .init(metrics: metrics, tags: ["threads": "1", "evaluations": "\(referenceCount)"],
+                                   timeUnits: .microseconds, maxDuration: .seconds(2))) { (benchmark: Benchmark, workload: W1Workload) in
+        var sum = 0.0
+        benchmark.startMeasurement()
+        for _ in benchmark.scaledIterations {
+            for i in 0..<referenceCount { sum += workload.functions[i].value(at: Double(workload.inputs[i])) }
+        }
+        benchmark.stopMeasurement()
+        blackHole(sum)
+    } setup: {
+        W1Workload(count: referenceCount)
+    }
+
+    // W2 at three sizes, 1 and 2 threads.
+    for size in [10_000, 100_000, 1_000_000].map(scaled) {
+        for threads in [1, 2] {
+            frameBenchmark("W2 frame (\(size) properties), \(threads) thread\(threads == 1 ? "" : "s")", threads: threads,
+                           maximumSeconds: size >= 1_000_000 ? 4 : 2) {
+                try W2Workload(properties: size).makeStore()
+            }
+        }
+    }
+    // The scalar reference on a W2 sample: the same animations, one property at a time.
+    let sample = scaled(20_000)
+    Benchmark("W2 frame (\(sample) properties) scalar reference, 1 thread",
+              configuration: .init(metrics: metrics, tags: ["threads": "1", "properties": "\(sample)"],
+                                   timeUnits: .microseconds, maxDuration: .seconds(3), maxIterations: 50)) { (benchmark: Benchmark, workload: W2Workload) in
+        var frame = 1
+        benchmark.startMeasurement()
+        for _ in benchmark.scaledIterations {
+            let t = Double(frame % 240) / 60
+            for layer in workload.layers {
+                blackHole(ReferenceEvaluator.presentationValues(model: layer.model, animations: layer.animations, at: t))
+            }
+            frame += 1
+        }
+        benchmark.stopMeasurement()
+    } setup: {
+        W2Workload(properties: sample)
+    }
+
+    // Each kernel family alone (200k properties), 1 thread.
+    let familySize = scaled(200_000)
+    for family in W2Workload.Family.allCases {
+        frameBenchmark("family \(family.rawValue) (\(familySize) properties), 1 thread", threads: 1) {
+            try W2Workload(properties: familySize, only: family).makeStore()
+        }
+    }
+
+    // W3: the seed layers (10,000), 1 and 2 threads.
+    let seedLayers = scaled(10_000)
+    for threads in [1, 2] {
+        frameBenchmark("W3 seed layers (\(seedLayers) layers), \(threads) thread\(threads == 1 ? "" : "s")", threads: threads) {
+            try SceneEvaluation(try SeedScene.make(layers: seedLayers)).store
+        }
+    }
+}

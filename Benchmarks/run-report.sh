@@ -1,0 +1,79 @@
+#!/usr/bin/env bash
+# Runs both benchmark suites and writes a report folder: raw JSON, a Markdown summary and SVG charts.
+#
+#   Benchmarks/run-report.sh                  # full run → perf-reports/<date>-<commit>/
+#   Benchmarks/run-report.sh --smoke DIR      # small sizes, for CI: the same files, in DIR
+#
+# What runs (each in the same run, so ratios compare like with like):
+#   - engine-shim (google benchmark): the engine through the C interface beside C++ baselines,
+#     engine built with -Xcc -march=native, baselines with -O3 -march=native; repetitions give the noise;
+#   - EngineBenchmarks (package-benchmark): W1, W2 at 10k/100k/1M, W3, each family, 1 vs 2 threads,
+#     wall clock and malloc counts (built by the benchmark plugin: release, portable flags);
+#   - batch-figures --json, native and portable: W1 and W2 beside the scalar reference;
+#   - instruction-count under valgrind's callgrind (portable build): instructions per evaluation;
+#   - perf-report summarize: README.md and the charts.
+# Requires: libbenchmark-dev, valgrind (apt-get install -y libbenchmark-dev valgrind).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+smoke=0
+if [ "${1:-}" = "--smoke" ]; then smoke=1; shift; fi
+commit=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
+day=$(date -u +%Y-%m-%d)
+out=${1:-perf-reports/$day-$commit}
+mkdir -p "$out"
+out=$(cd "$out" && pwd)
+native=(-Xcc -march=native)
+
+if [ $smoke = 1 ]; then
+    w1=65536; mix=10000,100000; reps=2; mintime=0.1; scale=small
+    w2=2000; w1count=16000; icrepeats=3; figures=(--w1 100000 --properties 20000 --frames 10)
+else
+    w1=1048576; mix=10000,100000,1000000; reps=5; mintime=0.5; scale=full
+    w2=10000; w1count=100000; icrepeats=5; figures=(--w1 1000000 --properties 1000000 --frames 120)
+fi
+
+echo "== building (engine native for the shim and batch-figures; portable for callgrind) =="
+(cd Benchmarks && swift build -c release "${native[@]}" --product engine-shim 2>&1 | tail -n 1)
+(cd Benchmarks && swift build -c release --scratch-path .build-portable --product instruction-count 2>&1 | tail -n 1)
+(cd Benchmarks && swift build -c release --product perf-report 2>&1 | tail -n 1)
+swift build -c release "${native[@]}" --scratch-path .build-native --product batch-figures 2>&1 | tail -n 1
+swift build -c release --product batch-figures 2>&1 | tail -n 1
+
+cpu=$(grep -m1 "model name" /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//' || echo unknown)
+cat > "$out/environment.json" <<JSON
+{"date": "$day", "commit": "$commit", "cpu": "$cpu", "processors": "$(nproc)",
+ "os": "$(. /etc/os-release && echo "$PRETTY_NAME")", "swift": "$(swift --version 2>&1 | head -n 1 | sed 's/"/\\"/g')",
+ "engineBuild": "release -Xcc -march=native (shim, batch-figures native); release portable (package-benchmark, callgrind)",
+ "shimW1Size": "$w1", "shimMixSizes": "$mix", "repetitions": "$reps", "scale": "$scale"}
+JSON
+
+echo "== C++ shim (google benchmark) =="
+Benchmarks/.build/release/engine-shim --w1-size=$w1 --mix-sizes=$mix --benchmark_repetitions=$reps \
+    --benchmark_min_time=$mintime --benchmark_report_aggregates_only=true \
+    --benchmark_out="$out/shim.json" --benchmark_out_format=json
+
+echo "== Swift suites (package-benchmark) =="
+(cd Benchmarks && BENCHMARK_SCALE=$scale swift package --disable-sandbox --allow-writing-to-directory "$out" \
+    benchmark --format jmh --path "$out" --no-progress 2>&1 | tail -n 3)
+mv "$out/Current_run.jmh.json" "$out/swift.jmh.json"
+
+echo "== batch-figures, native and portable =="
+.build-native/release/batch-figures "${figures[@]}" --json > "$out/figures-native.json"
+.build/release/batch-figures "${figures[@]}" --json > "$out/figures-portable.json"
+
+echo "== instructions per evaluation (callgrind) =="
+binary=$(mktemp)
+objcopy --strip-debug Benchmarks/.build-portable/release/instruction-count "$binary"   # valgrind 3.19 cannot read DWARF 5
+count() {  # workload size repeats → {"instructions": …, "evaluations": …}
+    local cg; cg=$(mktemp)
+    local info; info=$(valgrind --tool=callgrind --callgrind-out-file="$cg" --toggle-collect='*measuredWork*' "$binary" "$1" "$2" "$3" 2>/dev/null)
+    local total; total=$(grep '^summary:' "$cg" | awk '{print $2}')
+    local evaluations; evaluations=$(echo "$info" | sed 's/.*"evaluations": \([0-9]*\).*/\1/')
+    rm -f "$cg"
+    echo "{\"instructions\": $total, \"evaluations\": $evaluations, \"size\": $2, \"repeats\": $3}"
+}
+echo "{\"W1 (portable)\": $(count w1 $w1count $icrepeats), \"W2 (portable)\": $(count w2 $w2 $icrepeats)}" > "$out/instructions.json"
+rm -f "$binary"
+
+echo "== summary =="
+Benchmarks/.build/release/perf-report summarize "$out"

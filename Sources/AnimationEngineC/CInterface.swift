@@ -1,0 +1,480 @@
+// The C interface (Sources/CAnimationEngine/include/animation_engine.h), implemented over the
+// public Swift API of AnimationCore and AnimationBatch. Every entry point validates its arguments
+// and returns a status; nothing here traps on bad input. Handles are checked against a registry
+// of live objects, so a null, destroyed or foreign pointer is an error code, not a crash.
+import AnimationBatch
+import AnimationCore
+import CAnimationEngine
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Online processors (the default thread count).
+private var processorCount: Int { max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))) }
+
+/// One engine: a track store and its frame evaluator.
+final class Engine {
+    let store = TrackStore()
+    let evaluator: FrameEvaluator
+
+    init() { evaluator = FrameEvaluator(store: store) }
+}
+
+/// A batch of timing curves (workload W1), with padded buffers for counts that are not a multiple
+/// of 16 (the kernel reads and writes whole blocks of 16; a caller's buffers hold exactly `count`).
+final class CurveBatch {
+    let batch: TimingCurveBatch
+    let paddedInputs: UnsafeMutablePointer<Float>
+    let paddedOutputs: UnsafeMutablePointer<Float>
+
+    init(_ batch: TimingCurveBatch) {
+        self.batch = batch
+        let padded = max(batch.blockCount * 16, 16)
+        paddedInputs = .allocate(capacity: padded)
+        paddedInputs.initialize(repeating: 0, count: padded)
+        paddedOutputs = .allocate(capacity: padded)
+        paddedOutputs.initialize(repeating: 0, count: padded)
+    }
+
+    deinit {
+        paddedInputs.deallocate()
+        paddedOutputs.deallocate()
+    }
+
+    /// Evaluates in place when `count` fills whole blocks, else through the padded buffers.
+    func evaluate(_ inputs: UnsafePointer<Float>, _ outputs: UnsafeMutablePointer<Float>, threads: Int) {
+        let count = batch.count
+        if count % 16 == 0 {
+            batch.evaluate(inputs: inputs, outputs: outputs, threads: threads)
+        } else {
+            paddedInputs.update(from: inputs, count: count)
+            batch.evaluate(inputs: paddedInputs, outputs: paddedOutputs, threads: threads)
+            outputs.update(from: paddedOutputs, count: count)
+        }
+    }
+}
+
+/// The live objects handed out: address → kind (0 engine, 1 curve batch). The objects themselves
+/// are kept alive by the retain taken in `register` and released in `unregister`.
+private let registry = Mutex<[UInt: Int]>([:])
+
+private func tag<T: AnyObject>(_ type: T.Type) -> Int { type == Engine.self ? 0 : 1 }
+
+private func register<T: AnyObject>(_ object: T) -> OpaquePointer {
+    let pointer = Unmanaged.passRetained(object).toOpaque()
+    let key = UInt(bitPattern: pointer), kind = tag(T.self)
+    registry.withLock { $0[key] = kind }
+    return OpaquePointer(pointer)
+}
+
+private func lookup<T: AnyObject>(_ pointer: OpaquePointer?, as type: T.Type) -> T? {
+    guard let pointer else { return nil }
+    let key = UInt(bitPattern: UnsafeRawPointer(pointer)), kind = tag(type)
+    guard registry.withLock({ $0[key] == kind }) else { return nil }
+    return Unmanaged<T>.fromOpaque(UnsafeRawPointer(pointer)).takeUnretainedValue()
+}
+
+private func unregister<T: AnyObject>(_ pointer: OpaquePointer?, as type: T.Type) -> Bool {
+    guard let pointer else { return false }
+    let key = UInt(bitPattern: UnsafeRawPointer(pointer)), kind = tag(type)
+    let removed = registry.withLock { table -> Bool in
+        guard table[key] == kind else { return false }
+        table[key] = nil
+        return true
+    }
+    if removed { Unmanaged<T>.fromOpaque(UnsafeRawPointer(pointer)).release() }
+    return removed
+}
+
+/// A failed call: its status and message.
+struct CError: Error {
+    var status: ae_status
+    var message: String
+}
+
+/// Runs `body`, turning thrown errors into a status and the thread's message.
+private func call(_ body: () throws -> Void) -> ae_status {
+    do {
+        try body()
+        ae_internal_set_message("")
+        return AE_OK
+    } catch let error as CError {
+        ae_internal_set_message(error.message)
+        return error.status
+    } catch let error as AnimationError {
+        ae_internal_set_message(error.description)
+        return AE_ERROR_INVALID_ARGUMENT
+    } catch {
+        ae_internal_set_message("\(error)")
+        return AE_ERROR_INVALID_ARGUMENT
+    }
+}
+
+private func engine(_ pointer: OpaquePointer?) throws -> Engine {
+    guard let engine = lookup(pointer, as: Engine.self) else {
+        throw CError(status: AE_ERROR_INVALID_ENGINE, message: pointer == nil ? "engine is null" : "engine is not a live engine (destroyed, or not made by ae_engine_create)")
+    }
+    return engine
+}
+
+private func required<T>(_ pointer: T?, _ name: String) throws -> T {
+    guard let pointer else { throw CError(status: AE_ERROR_NULL_POINTER, message: "\(name) is null") }
+    return pointer
+}
+
+private func string(_ pointer: UnsafePointer<CChar>?, _ name: String) throws -> String {
+    let text = String(cString: try required(pointer, name))
+    guard !text.isEmpty else { throw CError(status: AE_ERROR_INVALID_ARGUMENT, message: "\(name) is empty") }
+    return text
+}
+
+private func valueKind(_ kind: Int32) throws -> ValueKind {
+    switch kind {
+    case Int32(AE_SCALAR.rawValue): return .scalar
+    case Int32(AE_POINT.rawValue): return .point
+    case Int32(AE_SIZE.rawValue): return .size
+    case Int32(AE_RECT.rawValue): return .rect
+    case Int32(AE_COLOR.rawValue): return .color
+    case Int32(AE_TRANSFORM.rawValue): return .transform
+    default: throw CError(status: AE_ERROR_INVALID_ARGUMENT, message: "kind \(kind) is not an ae_value_kind (1…6)")
+    }
+}
+
+/// A value of `kind` from `count` doubles (nil pointer → nil value).
+private func value(_ pointer: UnsafePointer<Double>?, kind: ValueKind, count: Int, _ name: String) throws -> AnimationValue? {
+    guard let pointer else { return nil }
+    guard count == kind.componentCount else {
+        throw CError(status: AE_ERROR_WRONG_SIZE, message: "\(name): a \(kind) value has \(kind.componentCount) components, not \(count)")
+    }
+    return try AnimationValue(kind: kind, components: Array(UnsafeBufferPointer(start: pointer, count: count)))
+}
+
+private func timingFunction(_ p: (Double, Double, Double, Double), _ name: String) throws -> TimingFunction {
+    do {
+        return try TimingFunction(controlPoints: p.0, p.1, p.2, p.3)
+    } catch let error as AnimationError {
+        throw CError(status: AE_ERROR_INVALID_ARGUMENT, message: "\(name): \(error)")
+    }
+}
+
+/// Applies a C timing block to an animation.
+private func apply<A: PropertyAnimation>(_ timing: UnsafePointer<ae_timing>?, to animation: inout A) throws {
+    guard let t = timing?.pointee else { return }
+    animation.timing = MediaTiming(beginTime: t.begin_time, duration: t.duration, speed: t.speed, timeOffset: t.time_offset,
+                                   repeatCount: t.repeat_count, repeatDuration: t.repeat_duration, autoreverses: t.autoreverses != 0,
+                                   fillMode: try fillMode(t.fill_mode))
+    animation.isRemovedOnCompletion = t.removed_on_completion != 0
+    animation.isAdditive = t.additive != 0
+    animation.isCumulative = t.cumulative != 0
+    animation.timingFunction = t.has_timing_function != 0 ? try timingFunction(t.timing_function, "timing.timing_function") : nil
+}
+
+private func fillMode(_ mode: Int32) throws -> FillMode {
+    switch mode {
+    case 0: .removed
+    case 1: .forwards
+    case 2: .backwards
+    case 3: .both
+    default: throw CError(status: AE_ERROR_INVALID_ARGUMENT, message: "timing.fill_mode \(mode) is not an ae_fill_mode (0…3)")
+    }
+}
+
+private func calculationMode(_ mode: Int32) throws -> CalculationMode {
+    switch mode {
+    case 0: .linear
+    case 1: .discrete
+    case 2: .paced
+    case 3: .cubic
+    case 4: .cubicPaced
+    default: throw CError(status: AE_ERROR_INVALID_ARGUMENT, message: "calculation_mode \(mode) is not an ae_calculation_mode (0…4)")
+    }
+}
+
+/// Adds a prepared animation and returns its id.
+private func add<A: PropertyAnimation>(_ animation: A, to engine: Engine, layer: UInt64, out: UnsafeMutablePointer<UInt64>?) throws {
+    let out = try required(out, "out_animation")
+    let prepared = try animation.preparedForAdding(layerTime: 0)
+    out.pointee = try engine.store.add(prepared, layer: LayerID(layer)).rawValue
+}
+
+// MARK: Entry points
+
+@_cdecl("ae_value_component_count")
+public func aeValueComponentCount(_ kind: Int32) -> Int {
+    (try? valueKind(kind))?.componentCount ?? 0
+}
+
+@_cdecl("ae_timing_init")
+public func aeTimingInit(_ timing: UnsafeMutablePointer<ae_timing>?) {
+    guard let timing else { return }
+    timing.pointee = ae_timing(begin_time: 0, duration: 0, speed: 1, time_offset: 0, repeat_count: 0, repeat_duration: 0,
+                               autoreverses: 0, fill_mode: 0, removed_on_completion: 1, additive: 0, cumulative: 0,
+                               has_timing_function: 0, timing_function: (0, 0, 1, 1))
+}
+
+@_cdecl("ae_engine_create")
+public func aeEngineCreate(_ out: UnsafeMutablePointer<OpaquePointer?>?) -> ae_status {
+    call {
+        try required(out, "out_engine").pointee = register(Engine())
+    }
+}
+
+@_cdecl("ae_engine_destroy")
+public func aeEngineDestroy(_ pointer: OpaquePointer?) -> ae_status {
+    call {
+        guard unregister(pointer, as: Engine.self) else { _ = try engine(pointer); return }
+    }
+}
+
+@_cdecl("ae_engine_set_model_value")
+public func aeEngineSetModelValue(_ pointer: OpaquePointer?, _ layer: UInt64, _ property: UnsafePointer<CChar>?, _ kind: Int32,
+                                  _ values: UnsafePointer<Double>?, _ count: Int) -> ae_status {
+    call {
+        let engine = try engine(pointer)
+        let name = try string(property, "property")
+        let v = try value(try required(values, "value"), kind: try valueKind(kind), count: count, "value")!
+        _ = try engine.store.setModelValue(v, layer: LayerID(layer), property: name)
+    }
+}
+
+@_cdecl("ae_engine_add_basic")
+public func aeEngineAddBasic(_ pointer: OpaquePointer?, _ layer: UInt64, _ keyPath: UnsafePointer<CChar>?, _ kind: Int32,
+                             _ from: UnsafePointer<Double>?, _ to: UnsafePointer<Double>?, _ by: UnsafePointer<Double>?, _ count: Int,
+                             _ timing: UnsafePointer<ae_timing>?, _ out: UnsafeMutablePointer<UInt64>?) -> ae_status {
+    call {
+        let engine = try engine(pointer)
+        var animation = BasicAnimation(keyPath: try string(keyPath, "key_path"))
+        let k = try valueKind(kind)
+        animation.fromValue = try value(from, kind: k, count: count, "from")
+        animation.toValue = try value(to, kind: k, count: count, "to")
+        animation.byValue = try value(by, kind: k, count: count, "by")
+        try apply(timing, to: &animation)
+        try add(animation, to: engine, layer: layer, out: out)
+    }
+}
+
+@_cdecl("ae_engine_add_keyframe")
+public func aeEngineAddKeyframe(_ pointer: OpaquePointer?, _ layer: UInt64, _ keyPath: UnsafePointer<CChar>?, _ kind: Int32,
+                                _ values: UnsafePointer<Double>?, _ valueCount: Int, _ keyTimes: UnsafePointer<Double>?,
+                                _ timingFunctions: UnsafePointer<Double>?, _ mode: Int32,
+                                _ timing: UnsafePointer<ae_timing>?, _ out: UnsafeMutablePointer<UInt64>?) -> ae_status {
+    call {
+        let engine = try engine(pointer)
+        let k = try valueKind(kind)
+        let values = try required(values, "values")
+        guard valueCount >= 1 && valueCount <= 1 << 20 else {
+            throw CError(status: AE_ERROR_OUT_OF_RANGE, message: "value_count must be in 1…1,048,576 (got \(valueCount))")
+        }
+        var animation = KeyframeAnimation(keyPath: try string(keyPath, "key_path"))
+        animation.values = try (0..<valueCount).map { i in
+            try value(values + i * k.componentCount, kind: k, count: k.componentCount, "values[\(i)]")!
+        }
+        if let keyTimes { animation.keyTimes = Array(UnsafeBufferPointer(start: keyTimes, count: valueCount)) }
+        if let timingFunctions, valueCount > 1 {
+            animation.timingFunctions = try (0..<valueCount - 1).map { i in
+                let p = timingFunctions + 4 * i
+                return try timingFunction((p[0], p[1], p[2], p[3]), "timing_functions[\(i)]")
+            }
+        }
+        animation.calculationMode = try calculationMode(mode)
+        try apply(timing, to: &animation)
+        try add(animation, to: engine, layer: layer, out: out)
+    }
+}
+
+@_cdecl("ae_engine_add_path")
+public func aeEngineAddPath(_ pointer: OpaquePointer?, _ layer: UInt64, _ keyPath: UnsafePointer<CChar>?,
+                            _ elements: UnsafePointer<ae_path_element>?, _ elementCount: Int, _ mode: Int32, _ rotation: Int32,
+                            _ timing: UnsafePointer<ae_timing>?, _ out: UnsafeMutablePointer<UInt64>?) -> ae_status {
+    call {
+        let engine = try engine(pointer)
+        let elements = try required(elements, "elements")
+        guard elementCount >= 1 && elementCount <= 1 << 20 else {
+            throw CError(status: AE_ERROR_OUT_OF_RANGE, message: "element_count must be in 1…1,048,576 (got \(elementCount))")
+        }
+        var path = Path()
+        for i in 0..<elementCount {
+            let e = elements[i]
+            let end = Point(x: e.x, y: e.y), c1 = Point(x: e.c1x, y: e.c1y), c2 = Point(x: e.c2x, y: e.c2y)
+            switch e.kind {
+            case Int32(AE_PATH_MOVE.rawValue): path.move(to: end)
+            case Int32(AE_PATH_LINE.rawValue): path.addLine(to: end)
+            case Int32(AE_PATH_QUAD.rawValue): path.addQuadCurve(to: end, control: c1)
+            case Int32(AE_PATH_CURVE.rawValue): path.addCurve(to: end, control1: c1, control2: c2)
+            case Int32(AE_PATH_CLOSE.rawValue): path.closeSubpath()
+            case Int32(AE_PATH_ARC.rawValue):
+                path.addArc(center: end, radius: e.c1x, startAngle: e.c1y, endAngle: e.c2x, clockwise: e.c2y != 0)
+            default:
+                throw CError(status: AE_ERROR_INVALID_ARGUMENT, message: "elements[\(i)].kind \(e.kind) is not an ae_path_element_kind (0…5)")
+            }
+        }
+        do {
+            try path.validate()
+        } catch let error as AnimationError {
+            throw CError(status: AE_ERROR_INVALID_ARGUMENT, message: "elements: \(error)")
+        }
+        let rotationMode: RotationMode?
+        switch rotation {
+        case 0: rotationMode = nil
+        case 1: rotationMode = .auto
+        case 2: rotationMode = .autoReverse
+        default: throw CError(status: AE_ERROR_INVALID_ARGUMENT, message: "rotation_mode \(rotation) is not an ae_rotation_mode (0…2)")
+        }
+        var animation = KeyframeAnimation(keyPath: try string(keyPath, "key_path"), path: path,
+                                          calculationMode: try calculationMode(mode), rotationMode: rotationMode)
+        try apply(timing, to: &animation)
+        try add(animation, to: engine, layer: layer, out: out)
+    }
+}
+
+@_cdecl("ae_engine_add_spring")
+public func aeEngineAddSpring(_ pointer: OpaquePointer?, _ layer: UInt64, _ keyPath: UnsafePointer<CChar>?, _ kind: Int32,
+                              _ from: UnsafePointer<Double>?, _ to: UnsafePointer<Double>?, _ by: UnsafePointer<Double>?, _ count: Int,
+                              _ mass: Double, _ stiffness: Double, _ damping: Double, _ initialVelocity: Double,
+                              _ allowsOverdamping: Int32, _ timing: UnsafePointer<ae_timing>?,
+                              _ out: UnsafeMutablePointer<UInt64>?) -> ae_status {
+    call {
+        let engine = try engine(pointer)
+        var animation = SpringAnimation(keyPath: try string(keyPath, "key_path"))
+        let k = try valueKind(kind)
+        animation.fromValue = try value(from, kind: k, count: count, "from")
+        animation.toValue = try value(to, kind: k, count: count, "to")
+        animation.byValue = try value(by, kind: k, count: count, "by")
+        animation.mass = mass
+        animation.stiffness = stiffness
+        animation.damping = damping
+        animation.initialVelocity = initialVelocity
+        animation.allowsOverdamping = allowsOverdamping != 0
+        try apply(timing, to: &animation)
+        try animation.validate()
+        if !(animation.timing.duration > 0) { animation.timing.duration = animation.settlingDuration }
+        try add(animation, to: engine, layer: layer, out: out)
+    }
+}
+
+@_cdecl("ae_engine_remove")
+public func aeEngineRemove(_ pointer: OpaquePointer?, _ animation: UInt64) -> ae_status {
+    call {
+        let engine = try engine(pointer)
+        guard engine.store.remove(AnimationHandle(rawValue: animation)) else {
+            throw CError(status: AE_ERROR_UNKNOWN_ID, message: "no animation with id \(animation) (removed, or never added)")
+        }
+    }
+}
+
+@_cdecl("ae_engine_counts")
+public func aeEngineCounts(_ pointer: OpaquePointer?, _ animations: UnsafeMutablePointer<Int>?, _ tracks: UnsafeMutablePointer<Int>?) -> ae_status {
+    call {
+        let engine = try engine(pointer)
+        animations?.pointee = engine.store.animationCount
+        tracks?.pointee = engine.store.trackCount
+    }
+}
+
+@_cdecl("ae_engine_evaluate")
+public func aeEngineEvaluate(_ pointer: OpaquePointer?, _ time: Double, _ threads: Int32) -> ae_status {
+    call {
+        let engine = try engine(pointer)
+        guard time.isFinite else { throw CError(status: AE_ERROR_INVALID_ARGUMENT, message: "time must be finite (got \(time))") }
+        guard threads >= 0 && threads <= 1024 else {
+            throw CError(status: AE_ERROR_OUT_OF_RANGE, message: "threads must be in 0…1024 (got \(threads))")
+        }
+        if engine.evaluator.configuration.maximumThreads != Int(threads) {
+            engine.evaluator.configuration.maximumThreads = Int(threads)
+        }
+        engine.evaluator.evaluate(at: time)
+    }
+}
+
+@_cdecl("ae_engine_read_value")
+public func aeEngineReadValue(_ pointer: OpaquePointer?, _ layer: UInt64, _ property: UnsafePointer<CChar>?,
+                              _ out: UnsafeMutablePointer<Double>?, _ capacity: Int, _ outCount: UnsafeMutablePointer<Int>?) -> ae_status {
+    call {
+        let engine = try engine(pointer)
+        let name = try string(property, "property")
+        guard let v = engine.evaluator.value(layer: LayerID(layer), property: name) else {
+            throw CError(status: AE_ERROR_UNKNOWN_ID, message: "layer \(layer) has no value for '\(name)' (set a model value or add an animation first)")
+        }
+        let components = v.components
+        outCount?.pointee = components.count
+        guard capacity >= 0 else { throw CError(status: AE_ERROR_OUT_OF_RANGE, message: "capacity is negative") }
+        if capacity > 0 {
+            let out = try required(out, "out")
+            for i in 0..<min(capacity, components.count) { out[i] = components[i] }
+        }
+        guard capacity >= components.count else {
+            throw CError(status: AE_ERROR_WRONG_SIZE, message: "'\(name)' has \(components.count) components; capacity is \(capacity)")
+        }
+    }
+}
+
+@_cdecl("ae_engine_read_events")
+public func aeEngineReadEvents(_ pointer: OpaquePointer?, _ out: UnsafeMutablePointer<ae_event>?, _ capacity: Int,
+                               _ outCount: UnsafeMutablePointer<Int>?) -> ae_status {
+    call {
+        let engine = try engine(pointer)
+        let events = engine.evaluator.events
+        outCount?.pointee = events.count
+        guard capacity >= 0 else { throw CError(status: AE_ERROR_OUT_OF_RANGE, message: "capacity is negative") }
+        guard capacity > 0 else { return }
+        let out = try required(out, "out")
+        for (i, event) in events.prefix(capacity).enumerated() {
+            out[i] = ae_event(animation: event.animation.rawValue, kind: event.kind == .started ? 0 : 1,
+                              outcome: event.outcome.map { Int32($0.rawValue) } ?? -1)
+        }
+    }
+}
+
+@_cdecl("ae_curve_batch_create")
+public func aeCurveBatchCreate(_ points: UnsafePointer<Double>?, _ count: Int, _ out: UnsafeMutablePointer<OpaquePointer?>?) -> ae_status {
+    call {
+        let out = try required(out, "out_batch")
+        let points = try required(points, "control_points")
+        guard count >= 0 && count <= 1 << 28 else {
+            throw CError(status: AE_ERROR_OUT_OF_RANGE, message: "count must be in 0…268,435,456 (got \(count))")
+        }
+        let functions = try (0..<count).map { i in
+            try timingFunction((points[4 * i], points[4 * i + 1], points[4 * i + 2], points[4 * i + 3]), "control_points[\(i)]")
+        }
+        out.pointee = register(CurveBatch(TimingCurveBatch(functions: functions)))
+    }
+}
+
+@_cdecl("ae_curve_batch_destroy")
+public func aeCurveBatchDestroy(_ pointer: OpaquePointer?) -> ae_status {
+    call {
+        guard unregister(pointer, as: CurveBatch.self) else {
+            throw CError(status: AE_ERROR_UNKNOWN_ID, message: "batch is null, destroyed, or not made by ae_curve_batch_create")
+        }
+    }
+}
+
+@_cdecl("ae_curve_batch_evaluate")
+public func aeCurveBatchEvaluate(_ pointer: OpaquePointer?, _ inputs: UnsafePointer<Float>?, _ outputs: UnsafeMutablePointer<Float>?,
+                                 _ count: Int, _ threads: Int32) -> ae_status {
+    call {
+        guard let curves = lookup(pointer, as: CurveBatch.self) else {
+            throw CError(status: AE_ERROR_UNKNOWN_ID, message: "batch is null, destroyed, or not made by ae_curve_batch_create")
+        }
+        let inputs = try required(inputs, "inputs"), outputs = try required(outputs, "outputs")
+        guard count == curves.batch.count else {
+            throw CError(status: AE_ERROR_WRONG_SIZE, message: "the batch holds \(curves.batch.count) functions; count is \(count)")
+        }
+        guard threads >= 0 && threads <= 1024 else {
+            throw CError(status: AE_ERROR_OUT_OF_RANGE, message: "threads must be in 0…1024 (got \(threads))")
+        }
+        curves.evaluate(inputs, outputs, threads: threads == 0 ? processorCount : Int(threads))
+    }
+}
+
+@_cdecl("ae_timing_function_value")
+public func aeTimingFunctionValue(_ points: UnsafePointer<Double>?, _ x: Double, _ out: UnsafeMutablePointer<Double>?) -> ae_status {
+    call {
+        let points = try required(points, "control_points")
+        let out = try required(out, "out_y")
+        out.pointee = try timingFunction((points[0], points[1], points[2], points[3]), "control_points").value(at: x)
+    }
+}

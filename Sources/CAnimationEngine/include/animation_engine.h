@@ -1,0 +1,184 @@
+/*
+ * animation_engine.h — the C interface to AnimationEngine: Core Animation's animation model,
+ * evaluated in bulk by SIMD kernels (AnimationBatch) and checked against the scalar reference
+ * (AnimationCore). Semantics are those of Core Animation, written down in semantics.md.
+ *
+ * Conventions
+ * - Every function returns an ae_status; AE_OK is 0. On any other status nothing was changed and
+ *   ae_last_error_message() describes the problem (per thread, until the next call on it).
+ * - Nothing crashes on bad input: null or destroyed engines, unknown ids, NaN, out-of-range
+ *   indices and wrong sizes return an error code.
+ * - An engine is not thread-safe: call it from one thread at a time (it uses its own worker
+ *   threads inside ae_engine_evaluate). Different engines are independent.
+ * - Values are doubles, counted in components: 1 (number), 2 (point, size), 4 (rect x,y,w,h;
+ *   color r,g,b,a), 16 (transform, row-major m11…m44). The kind comes from ae_value_kind.
+ */
+#ifndef ANIMATION_ENGINE_H
+#define ANIMATION_ENGINE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum ae_status {
+    AE_OK = 0,
+    AE_ERROR_NULL_POINTER = 1,     /* a required pointer argument is null */
+    AE_ERROR_INVALID_ENGINE = 2,   /* the engine is null, destroyed, or not one this library made */
+    AE_ERROR_INVALID_ARGUMENT = 3, /* a value is out of its domain (NaN duration, unknown enum, …) */
+    AE_ERROR_UNKNOWN_ID = 4,       /* no such animation, slot or curve batch */
+    AE_ERROR_OUT_OF_RANGE = 5,     /* an index or count beyond what exists */
+    AE_ERROR_WRONG_SIZE = 6,       /* a value count that does not match its kind, or a short buffer */
+} ae_status;
+
+typedef enum ae_value_kind {
+    AE_SCALAR = 1,    /* 1 component */
+    AE_POINT = 2,     /* x, y */
+    AE_SIZE = 3,      /* width, height */
+    AE_RECT = 4,      /* x, y, width, height */
+    AE_COLOR = 5,     /* red, green, blue, alpha (non-premultiplied) */
+    AE_TRANSFORM = 6, /* 16 numbers, row-major m11 … m44 (CATransform3D) */
+} ae_value_kind;
+
+/* The number of doubles a value of `kind` has, or 0 for an unknown kind. */
+size_t ae_value_component_count(int kind);
+
+typedef enum ae_fill_mode { AE_FILL_REMOVED = 0, AE_FILL_FORWARDS = 1, AE_FILL_BACKWARDS = 2, AE_FILL_BOTH = 3 } ae_fill_mode;
+
+typedef enum ae_calculation_mode {
+    AE_CALCULATION_LINEAR = 0, AE_CALCULATION_DISCRETE = 1, AE_CALCULATION_PACED = 2,
+    AE_CALCULATION_CUBIC = 3, AE_CALCULATION_CUBIC_PACED = 4,
+} ae_calculation_mode;
+
+typedef enum ae_rotation_mode { AE_ROTATION_NONE = 0, AE_ROTATION_AUTO = 1, AE_ROTATION_AUTO_REVERSE = 2 } ae_rotation_mode;
+
+/*
+ * An animation's timing and the options every property animation shares (CAMediaTiming,
+ * CAAnimation, CAPropertyAnimation). ae_timing_init fills Core Animation's defaults; a duration
+ * ≤ 0 becomes 0.25 s when the animation is added, a begin time of 0 becomes the add time (0 here).
+ */
+typedef struct ae_timing {
+    double begin_time;
+    double duration;
+    double speed;
+    double time_offset;
+    double repeat_count;      /* INFINITY repeats forever */
+    double repeat_duration;
+    int32_t autoreverses;     /* 0 or 1 */
+    int32_t fill_mode;        /* ae_fill_mode */
+    int32_t removed_on_completion;
+    int32_t additive;
+    int32_t cumulative;
+    int32_t has_timing_function; /* 0: linear */
+    double timing_function[4];   /* x1, y1, x2, y2 (x in [0, 1]) */
+} ae_timing;
+
+/* Core Animation's defaults: speed 1, removed on completion, linear, everything else 0. */
+void ae_timing_init(ae_timing *timing);
+
+typedef enum ae_path_element_kind {
+    AE_PATH_MOVE = 0,   /* x, y */
+    AE_PATH_LINE = 1,   /* x, y */
+    AE_PATH_QUAD = 2,   /* control (c1x, c1y), end (x, y) */
+    AE_PATH_CURVE = 3,  /* control1 (c1x, c1y), control2 (c2x, c2y), end (x, y) */
+    AE_PATH_CLOSE = 4,
+    AE_PATH_ARC = 5,    /* center (x, y), radius c1x, start angle c1y, end angle c2x, clockwise c2y != 0 (CGPathAddArc) */
+} ae_path_element_kind;
+
+typedef struct ae_path_element {
+    int32_t kind; /* ae_path_element_kind */
+    double x, y, c1x, c1y, c2x, c2y;
+} ae_path_element;
+
+typedef enum ae_event_kind { AE_EVENT_STARTED = 0, AE_EVENT_STOPPED = 1 } ae_event_kind;
+typedef enum ae_event_outcome {
+    AE_OUTCOME_NONE = -1, AE_OUTCOME_FINISHED = 0, AE_OUTCOME_REMOVED = 1, AE_OUTCOME_REPLACED = 2, AE_OUTCOME_CANCELLED = 3,
+} ae_event_outcome;
+
+typedef struct ae_event {
+    uint64_t animation; /* the id ae_add_* returned */
+    int32_t kind;       /* ae_event_kind */
+    int32_t outcome;    /* ae_event_outcome; AE_OUTCOME_NONE for a start */
+} ae_event;
+
+typedef struct ae_engine ae_engine;
+
+/* The calling thread's last error message ("" after success); valid until its next call. */
+const char *ae_last_error_message(void);
+
+/* A new, empty engine. */
+ae_status ae_engine_create(ae_engine **out_engine);
+/* Frees the engine; a null or already destroyed engine returns AE_ERROR_INVALID_ENGINE. */
+ae_status ae_engine_destroy(ae_engine *engine);
+
+/* The model value of `property` on `layer` (creating its output slot). */
+ae_status ae_engine_set_model_value(ae_engine *engine, uint64_t layer, const char *property, int kind,
+                                    const double *value, size_t count);
+
+/* CABasicAnimation: any two (or fewer) of from/to/by may be null (semantics §4.1). */
+ae_status ae_engine_add_basic(ae_engine *engine, uint64_t layer, const char *key_path, int kind,
+                              const double *from, const double *to, const double *by, size_t count,
+                              const ae_timing *timing, uint64_t *out_animation);
+
+/* CAKeyframeAnimation over `value_count` values of `kind` (values holds value_count × components
+ * doubles); key_times (value_count numbers) and timing_functions ((value_count − 1) × 4 numbers)
+ * may be null. */
+ae_status ae_engine_add_keyframe(ae_engine *engine, uint64_t layer, const char *key_path, int kind,
+                                 const double *values, size_t value_count, const double *key_times,
+                                 const double *timing_functions, int calculation_mode,
+                                 const ae_timing *timing, uint64_t *out_animation);
+
+/* CAKeyframeAnimation along a path (a point property); with a rotation mode the layer's
+ * transform turns to the path's tangent (set the transform's model value first). */
+ae_status ae_engine_add_path(ae_engine *engine, uint64_t layer, const char *key_path,
+                             const ae_path_element *elements, size_t element_count, int calculation_mode,
+                             int rotation_mode, const ae_timing *timing, uint64_t *out_animation);
+
+/* CASpringAnimation; a timing duration ≤ 0 becomes the spring's settling duration. */
+ae_status ae_engine_add_spring(ae_engine *engine, uint64_t layer, const char *key_path, int kind,
+                               const double *from, const double *to, const double *by, size_t count,
+                               double mass, double stiffness, double damping, double initial_velocity,
+                               int allows_overdamping, const ae_timing *timing, uint64_t *out_animation);
+
+/* Removes an animation (its stop event, outcome removed, comes with the next frame). */
+ae_status ae_engine_remove(ae_engine *engine, uint64_t animation);
+
+/* The number of animations, and of tracks (animated values) they compiled to. */
+ae_status ae_engine_counts(ae_engine *engine, size_t *out_animations, size_t *out_tracks);
+
+/* Evaluates every animation at `time` (seconds). threads: 0 = one per processor, 1 = this
+ * thread only, n = at most n. Results are bit-identical for any thread count. */
+ae_status ae_engine_evaluate(ae_engine *engine, double time, int threads);
+
+/* The presentation value of `property` on `layer` after the last frame: its component count
+ * goes to *out_count (when not null) and min(capacity, count) components to out (which may be null
+ * when capacity is 0). AE_ERROR_UNKNOWN_ID when the layer has no such slot;
+ * AE_ERROR_WRONG_SIZE when capacity is short (out_count still set). */
+ae_status ae_engine_read_value(ae_engine *engine, uint64_t layer, const char *property, double *out,
+                               size_t capacity, size_t *out_count);
+
+/* The events of the last frame: their number to *out_count, and min(capacity, count) of them to out. */
+ae_status ae_engine_read_events(ae_engine *engine, ae_event *out, size_t capacity, size_t *out_count);
+
+/* Timing curves in bulk (workload W1): a batch of `count` cubic-Bézier timing functions
+ * (control_points holds x1, y1, x2, y2 per function, x in [0, 1]), evaluated at one input each.
+ * Error ≤ 2e-5 (design.md's precision table); see AnimationBatch's TimingCurveBatch. */
+typedef struct ae_curve_batch ae_curve_batch;
+ae_status ae_curve_batch_create(const double *control_points, size_t count, ae_curve_batch **out_batch);
+ae_status ae_curve_batch_destroy(ae_curve_batch *batch);
+/* outputs[i] = function i at inputs[i] (inputs clamped to [0, 1], NaN gives NaN); count must match. */
+ae_status ae_curve_batch_evaluate(ae_curve_batch *batch, const float *inputs, float *outputs, size_t count, int threads);
+
+/* The scalar reference (AnimationCore, Double precision) for one timing function: for checks. */
+ae_status ae_timing_function_value(const double control_points[4], double x, double *out_y);
+
+/* Internal: sets the calling thread's message (used by the Swift implementation). */
+void ae_internal_set_message(const char *message);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* ANIMATION_ENGINE_H */

@@ -1,0 +1,155 @@
+// Exercises the C interface (animation_engine.h) as a C program would: every entry point, the
+// values it produces, and its answers to bad input. Prints each failed check; exits 1 if any failed.
+#include "animation_engine.h"
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+static int failures = 0;
+
+#define CHECK(condition, ...)                                              \
+    do {                                                                   \
+        if (!(condition)) {                                                \
+            failures++;                                                    \
+            printf("FAILED line %d: %s — ", __LINE__, #condition);         \
+            printf(__VA_ARGS__);                                           \
+            printf(" (last message: %s)\n", ae_last_error_message());      \
+        }                                                                  \
+    } while (0)
+
+static int near(double a, double b, double tolerance) { return fabs(a - b) <= tolerance; }
+
+int main(void) {
+    ae_engine *engine = NULL;
+    CHECK(ae_engine_create(&engine) == AE_OK && engine != NULL, "create");
+    CHECK(strcmp(ae_last_error_message(), "") == 0, "no message after success");
+
+    ae_timing timing;
+    ae_timing_init(&timing);
+    CHECK(timing.speed == 1 && timing.removed_on_completion == 1 && timing.duration == 0, "defaults");
+    CHECK(ae_value_component_count(AE_TRANSFORM) == 16 && ae_value_component_count(AE_COLOR) == 4 &&
+          ae_value_component_count(99) == 0, "component counts");
+
+    // A basic animation of a number, a point with an eased curve, a colour by a delta.
+    double zero = 0, one = 1;
+    uint64_t opacity = 0, position = 0, color = 0, keyframe = 0, path = 0, spring = 0;
+    timing.duration = 1;
+    CHECK(ae_engine_add_basic(engine, 7, "opacity", AE_SCALAR, &zero, &one, NULL, 1, &timing, &opacity) == AE_OK, "basic");
+    double p0[2] = {0, 0}, p1[2] = {100, 50};
+    ae_timing eased = timing;
+    eased.has_timing_function = 1;
+    eased.timing_function[0] = 0.42; eased.timing_function[1] = 0; eased.timing_function[2] = 0.58; eased.timing_function[3] = 1;
+    CHECK(ae_engine_add_basic(engine, 7, "position", AE_POINT, p0, p1, NULL, 2, &eased, &position) == AE_OK, "basic point");
+    double red[4] = {1, 0, 0, 1}, delta[4] = {-1, 0, 1, 0};
+    CHECK(ae_engine_set_model_value(engine, 7, "backgroundColor", AE_COLOR, red, 4) == AE_OK, "model value");
+    CHECK(ae_engine_add_basic(engine, 7, "backgroundColor", AE_COLOR, NULL, NULL, delta, 4, &timing, &color) == AE_OK, "by");
+
+    // Keyframes 0 → 1 → 0 at even times; a path line followed at constant speed; a spring.
+    double values[3] = {0, 1, 0};
+    CHECK(ae_engine_add_keyframe(engine, 8, "opacity", AE_SCALAR, values, 3, NULL, NULL, AE_CALCULATION_LINEAR, &timing, &keyframe) == AE_OK, "keyframe");
+    ae_path_element line[2] = {{AE_PATH_MOVE, 0, 0, 0, 0, 0, 0}, {AE_PATH_LINE, 100, 0, 0, 0, 0, 0}};
+    ae_timing two = timing;
+    two.duration = 2;
+    CHECK(ae_engine_add_path(engine, 8, "position", line, 2, AE_CALCULATION_PACED, AE_ROTATION_NONE, &two, &path) == AE_OK, "path");
+    ae_timing held;
+    ae_timing_init(&held);
+    held.fill_mode = AE_FILL_FORWARDS;
+    held.removed_on_completion = 0;
+    double from = 0, to = 10;
+    CHECK(ae_engine_add_spring(engine, 9, "position.x", AE_SCALAR, &from, &to, NULL, 1, 1, 100, 10, 0, 0, &held, &spring) == AE_OK, "spring");
+
+    size_t animations = 0, tracks = 0;
+    CHECK(ae_engine_counts(engine, &animations, &tracks) == AE_OK && animations == 6 && tracks == 6, "counts %zu %zu", animations, tracks);
+
+    // Frame at 0.5 s on one thread, then the same frame on all threads: identical values.
+    CHECK(ae_engine_evaluate(engine, 0.5, 1) == AE_OK, "evaluate");
+    double v[16];
+    size_t count = 0;
+    CHECK(ae_engine_read_value(engine, 7, "opacity", v, 16, &count) == AE_OK && count == 1 && near(v[0], 0.5, 1e-5), "opacity %g", v[0]);
+    CHECK(ae_engine_read_value(engine, 7, "position", v, 16, &count) == AE_OK && count == 2 && near(v[0], 50, 1e-3) && near(v[1], 25, 1e-3),
+          "position %g %g", v[0], v[1]);
+    CHECK(ae_engine_read_value(engine, 7, "backgroundColor", v, 16, &count) == AE_OK && count == 4 && near(v[0], 0.5, 1e-5) &&
+          near(v[2], 0.5, 1e-5) && near(v[3], 1, 1e-6), "color %g %g %g %g", v[0], v[1], v[2], v[3]);
+    CHECK(ae_engine_read_value(engine, 8, "opacity", v, 16, &count) == AE_OK && near(v[0], 1, 1e-5), "keyframe %g", v[0]);
+    CHECK(ae_engine_read_value(engine, 8, "position", v, 16, &count) == AE_OK && near(v[0], 25, 1e-3) && near(v[1], 0, 1e-3), "path %g", v[0]);
+    double single[16];
+    memcpy(single, v, sizeof v);
+    CHECK(ae_engine_evaluate(engine, 0.5, 0) == AE_OK, "evaluate, all threads");
+    CHECK(ae_engine_read_value(engine, 8, "position", v, 16, &count) == AE_OK && v[0] == single[0] && v[1] == single[1], "bit-identical");
+
+    ae_event events[16];
+    size_t event_count = 0;
+    CHECK(ae_engine_evaluate(engine, 0.25, 1) == AE_OK, "evaluate");
+    CHECK(ae_engine_evaluate(engine, 5, 1) == AE_OK, "evaluate past the end");
+    CHECK(ae_engine_read_events(engine, events, 16, &event_count) == AE_OK, "events");
+    int finished = 0;
+    for (size_t i = 0; i < event_count; i++) finished += events[i].kind == AE_EVENT_STOPPED && events[i].outcome == AE_OUTCOME_FINISHED;
+    CHECK(finished == 6 && event_count == 6, "all six animations (the spring settles in under 2 s) finish by 5 s: %d of %zu events", finished, event_count);
+    CHECK(ae_engine_evaluate(engine, 100, 1) == AE_OK && ae_engine_read_value(engine, 9, "position", v, 16, &count) == AE_OK &&
+          near(v[0], 10, 0.05), "the spring settles at its target, held forwards: %g", v[0]);
+
+    // Bad input: error codes and messages, never a crash.
+    CHECK(ae_engine_evaluate(NULL, 0, 1) == AE_ERROR_INVALID_ENGINE, "null engine");
+    CHECK(strstr(ae_last_error_message(), "engine is null") != NULL, "message names the engine");
+    CHECK(ae_engine_evaluate(engine, NAN, 1) == AE_ERROR_INVALID_ARGUMENT, "NaN time");
+    CHECK(ae_engine_evaluate(engine, 0, -1) == AE_ERROR_OUT_OF_RANGE, "negative threads");
+    CHECK(ae_engine_remove(engine, 0xdeadbeef) == AE_ERROR_UNKNOWN_ID, "unknown id");
+    CHECK(ae_engine_read_value(engine, 12345, "opacity", v, 16, &count) == AE_ERROR_UNKNOWN_ID, "unknown layer");
+    CHECK(ae_engine_read_value(engine, 7, "position", v, 1, &count) == AE_ERROR_WRONG_SIZE && count == 2, "short buffer");
+    CHECK(ae_engine_add_basic(engine, 7, "opacity", AE_SCALAR, p0, p1, NULL, 2, &timing, &opacity) == AE_ERROR_WRONG_SIZE, "wrong size");
+    CHECK(ae_engine_add_basic(engine, 7, "opacity", 42, &zero, &one, NULL, 1, &timing, &opacity) == AE_ERROR_INVALID_ARGUMENT, "kind");
+    CHECK(ae_engine_add_basic(engine, 7, NULL, AE_SCALAR, &zero, &one, NULL, 1, &timing, &opacity) == AE_ERROR_NULL_POINTER, "key path");
+    CHECK(ae_engine_add_basic(engine, 7, "opacity", AE_SCALAR, &zero, &one, NULL, 1, &timing, NULL) == AE_ERROR_NULL_POINTER, "out");
+    ae_timing bad = timing;
+    bad.duration = NAN;
+    CHECK(ae_engine_add_basic(engine, 7, "opacity", AE_SCALAR, &zero, &one, NULL, 1, &bad, &opacity) == AE_ERROR_INVALID_ARGUMENT, "NaN duration");
+    CHECK(strstr(ae_last_error_message(), "duration") != NULL, "message names duration: %s", ae_last_error_message());
+    bad = timing;
+    bad.fill_mode = 9;
+    CHECK(ae_engine_add_basic(engine, 7, "opacity", AE_SCALAR, &zero, &one, NULL, 1, &bad, &opacity) == AE_ERROR_INVALID_ARGUMENT, "fill mode");
+    bad = eased;
+    bad.timing_function[0] = 1.5;
+    CHECK(ae_engine_add_basic(engine, 7, "opacity", AE_SCALAR, &zero, &one, NULL, 1, &bad, &opacity) == AE_ERROR_INVALID_ARGUMENT, "curve x");
+    double decreasing[3] = {0, 0.8, 0.5};
+    CHECK(ae_engine_add_keyframe(engine, 8, "opacity", AE_SCALAR, values, 3, decreasing, NULL, AE_CALCULATION_LINEAR, &timing, &keyframe) ==
+          AE_ERROR_INVALID_ARGUMENT, "decreasing key times");
+    CHECK(strstr(ae_last_error_message(), "keyTimes") != NULL, "message names keyTimes: %s", ae_last_error_message());
+    ae_path_element nan_point[2] = {{AE_PATH_MOVE, 0, 0, 0, 0, 0, 0}, {AE_PATH_LINE, NAN, 0, 0, 0, 0, 0}};
+    CHECK(ae_engine_add_path(engine, 8, "position", nan_point, 2, AE_CALCULATION_PACED, 0, &timing, &path) == AE_ERROR_INVALID_ARGUMENT, "NaN point");
+    ae_path_element unknown[1] = {{17, 0, 0, 0, 0, 0, 0}};
+    CHECK(ae_engine_add_path(engine, 8, "position", unknown, 1, AE_CALCULATION_PACED, 0, &timing, &path) == AE_ERROR_INVALID_ARGUMENT, "element kind");
+    CHECK(ae_engine_add_spring(engine, 9, "position.x", AE_SCALAR, &from, &to, NULL, 1, -1, 100, 10, 0, 0, &held, &spring) ==
+          AE_ERROR_INVALID_ARGUMENT, "negative mass");
+    CHECK(ae_engine_remove(engine, opacity) == AE_OK && ae_engine_remove(engine, opacity) == AE_ERROR_UNKNOWN_ID, "remove twice");
+
+    // Timing curves in bulk, against the scalar reference.
+    enum { N = 1000 };
+    static double points[4 * N];
+    static float x[N], y[N];
+    for (int i = 0; i < N; i++) {
+        points[4 * i] = (i % 10) / 10.0; points[4 * i + 1] = -0.5 + (i % 7) / 3.0;
+        points[4 * i + 2] = 1 - (i % 5) / 5.0; points[4 * i + 3] = 1.5 - (i % 3) / 2.0;
+        x[i] = (float)((i * 37 % 1000) / 999.0);
+    }
+    ae_curve_batch *curves = NULL;
+    CHECK(ae_curve_batch_create(points, N, &curves) == AE_OK, "curve batch");
+    CHECK(ae_curve_batch_evaluate(curves, x, y, N, 0) == AE_OK, "curves");
+    double worst = 0;
+    for (int i = 0; i < N; i++) {
+        double expected = 0;
+        ae_timing_function_value(&points[4 * i], x[i], &expected);
+        if (fabs(y[i] - expected) > worst) worst = fabs(y[i] - expected);
+    }
+    CHECK(worst <= 2e-5, "curve error %g", worst);
+    CHECK(ae_curve_batch_evaluate(curves, x, y, N - 1, 1) == AE_ERROR_WRONG_SIZE, "curve count");
+    CHECK(ae_curve_batch_destroy(curves) == AE_OK && ae_curve_batch_destroy(curves) == AE_ERROR_UNKNOWN_ID, "destroy batch twice");
+    CHECK(ae_curve_batch_evaluate(curves, x, y, N, 1) == AE_ERROR_UNKNOWN_ID, "destroyed batch");
+
+    CHECK(ae_engine_destroy(engine) == AE_OK, "destroy");
+    CHECK(ae_engine_destroy(engine) == AE_ERROR_INVALID_ENGINE, "destroy twice");
+    CHECK(ae_engine_evaluate(engine, 0, 1) == AE_ERROR_INVALID_ENGINE, "destroyed engine");
+    CHECK(ae_engine_destroy((ae_engine *)&timing) == AE_ERROR_INVALID_ENGINE, "foreign pointer");
+
+    if (failures == 0) printf("c-interface-check: all checks passed\n");
+    return failures == 0 ? 0 : 1;
+}
