@@ -33,7 +33,8 @@ else
 fi
 
 echo "== building (engine native for the shim and batch-figures; portable for callgrind) =="
-(cd Benchmarks && swift build -c release "${native[@]}" --product engine-shim 2>&1 | tail -n 1)
+# Each flag set has its own scratch folder, so that builds never invalidate each other.
+(cd Benchmarks && swift build -c release "${native[@]}" --scratch-path .build-native --product engine-shim 2>&1 | tail -n 1)
 (cd Benchmarks && swift build -c release --scratch-path .build-portable --product instruction-count 2>&1 | tail -n 1)
 (cd Benchmarks && swift build -c release --product perf-report 2>&1 | tail -n 1)
 swift build -c release "${native[@]}" --scratch-path .build-native --product batch-figures 2>&1 | tail -n 1
@@ -48,7 +49,7 @@ cat > "$out/environment.json" <<JSON
 JSON
 
 echo "== C++ shim (google benchmark) =="
-Benchmarks/.build/release/engine-shim --w1-size=$w1 --mix-sizes=$mix --benchmark_repetitions=$reps \
+Benchmarks/.build-native/release/engine-shim --w1-size=$w1 --mix-sizes=$mix --benchmark_repetitions=$reps \
     --benchmark_min_time=$mintime --benchmark_report_aggregates_only=true \
     --benchmark_out="$out/shim.json" --benchmark_out_format=json
 

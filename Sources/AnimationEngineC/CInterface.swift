@@ -202,11 +202,13 @@ private func add<A: PropertyAnimation>(_ animation: A, to engine: Engine, layer:
 
 // MARK: Entry points
 
+/// The C function `ae_value_component_count` (documented in `animation_engine.h`).
 @_cdecl("ae_value_component_count")
 public func aeValueComponentCount(_ kind: Int32) -> Int {
     (try? valueKind(kind))?.componentCount ?? 0
 }
 
+/// The C function `ae_timing_init` (documented in `animation_engine.h`).
 @_cdecl("ae_timing_init")
 public func aeTimingInit(_ timing: UnsafeMutablePointer<ae_timing>?) {
     guard let timing else { return }
@@ -215,6 +217,7 @@ public func aeTimingInit(_ timing: UnsafeMutablePointer<ae_timing>?) {
                                has_timing_function: 0, timing_function: (0, 0, 1, 1))
 }
 
+/// The C function `ae_engine_create` (documented in `animation_engine.h`).
 @_cdecl("ae_engine_create")
 public func aeEngineCreate(_ out: UnsafeMutablePointer<OpaquePointer?>?) -> ae_status {
     call {
@@ -222,6 +225,7 @@ public func aeEngineCreate(_ out: UnsafeMutablePointer<OpaquePointer?>?) -> ae_s
     }
 }
 
+/// The C function `ae_engine_destroy` (documented in `animation_engine.h`).
 @_cdecl("ae_engine_destroy")
 public func aeEngineDestroy(_ pointer: OpaquePointer?) -> ae_status {
     call {
@@ -229,6 +233,7 @@ public func aeEngineDestroy(_ pointer: OpaquePointer?) -> ae_status {
     }
 }
 
+/// The C function `ae_engine_set_model_value` (documented in `animation_engine.h`).
 @_cdecl("ae_engine_set_model_value")
 public func aeEngineSetModelValue(_ pointer: OpaquePointer?, _ layer: UInt64, _ property: UnsafePointer<CChar>?, _ kind: Int32,
                                   _ values: UnsafePointer<Double>?, _ count: Int) -> ae_status {
@@ -240,6 +245,7 @@ public func aeEngineSetModelValue(_ pointer: OpaquePointer?, _ layer: UInt64, _ 
     }
 }
 
+/// The C function `ae_engine_add_basic` (documented in `animation_engine.h`).
 @_cdecl("ae_engine_add_basic")
 public func aeEngineAddBasic(_ pointer: OpaquePointer?, _ layer: UInt64, _ keyPath: UnsafePointer<CChar>?, _ kind: Int32,
                              _ from: UnsafePointer<Double>?, _ to: UnsafePointer<Double>?, _ by: UnsafePointer<Double>?, _ count: Int,
@@ -256,6 +262,7 @@ public func aeEngineAddBasic(_ pointer: OpaquePointer?, _ layer: UInt64, _ keyPa
     }
 }
 
+/// The C function `ae_engine_add_keyframe` (documented in `animation_engine.h`).
 @_cdecl("ae_engine_add_keyframe")
 public func aeEngineAddKeyframe(_ pointer: OpaquePointer?, _ layer: UInt64, _ keyPath: UnsafePointer<CChar>?, _ kind: Int32,
                                 _ values: UnsafePointer<Double>?, _ valueCount: Int, _ keyTimes: UnsafePointer<Double>?,
@@ -285,6 +292,7 @@ public func aeEngineAddKeyframe(_ pointer: OpaquePointer?, _ layer: UInt64, _ ke
     }
 }
 
+/// The C function `ae_engine_add_path` (documented in `animation_engine.h`).
 @_cdecl("ae_engine_add_path")
 public func aeEngineAddPath(_ pointer: OpaquePointer?, _ layer: UInt64, _ keyPath: UnsafePointer<CChar>?,
                             _ elements: UnsafePointer<ae_path_element>?, _ elementCount: Int, _ mode: Int32, _ rotation: Int32,
@@ -330,6 +338,7 @@ public func aeEngineAddPath(_ pointer: OpaquePointer?, _ layer: UInt64, _ keyPat
     }
 }
 
+/// The C function `ae_engine_add_spring` (documented in `animation_engine.h`).
 @_cdecl("ae_engine_add_spring")
 public func aeEngineAddSpring(_ pointer: OpaquePointer?, _ layer: UInt64, _ keyPath: UnsafePointer<CChar>?, _ kind: Int32,
                               _ from: UnsafePointer<Double>?, _ to: UnsafePointer<Double>?, _ by: UnsafePointer<Double>?, _ count: Int,
@@ -355,6 +364,7 @@ public func aeEngineAddSpring(_ pointer: OpaquePointer?, _ layer: UInt64, _ keyP
     }
 }
 
+/// The C function `ae_engine_remove` (documented in `animation_engine.h`).
 @_cdecl("ae_engine_remove")
 public func aeEngineRemove(_ pointer: OpaquePointer?, _ animation: UInt64) -> ae_status {
     call {
@@ -365,6 +375,7 @@ public func aeEngineRemove(_ pointer: OpaquePointer?, _ animation: UInt64) -> ae
     }
 }
 
+/// The C function `ae_engine_counts` (documented in `animation_engine.h`).
 @_cdecl("ae_engine_counts")
 public func aeEngineCounts(_ pointer: OpaquePointer?, _ animations: UnsafeMutablePointer<Int>?, _ tracks: UnsafeMutablePointer<Int>?) -> ae_status {
     call {
@@ -374,6 +385,7 @@ public func aeEngineCounts(_ pointer: OpaquePointer?, _ animations: UnsafeMutabl
     }
 }
 
+/// The C function `ae_engine_evaluate` (documented in `animation_engine.h`).
 @_cdecl("ae_engine_evaluate")
 public func aeEngineEvaluate(_ pointer: OpaquePointer?, _ time: Double, _ threads: Int32) -> ae_status {
     call {
@@ -389,6 +401,7 @@ public func aeEngineEvaluate(_ pointer: OpaquePointer?, _ time: Double, _ thread
     }
 }
 
+/// The C function `ae_engine_read_value` (documented in `animation_engine.h`).
 @_cdecl("ae_engine_read_value")
 public func aeEngineReadValue(_ pointer: OpaquePointer?, _ layer: UInt64, _ property: UnsafePointer<CChar>?,
                               _ out: UnsafeMutablePointer<Double>?, _ capacity: Int, _ outCount: UnsafeMutablePointer<Int>?) -> ae_status {
@@ -411,6 +424,7 @@ public func aeEngineReadValue(_ pointer: OpaquePointer?, _ layer: UInt64, _ prop
     }
 }
 
+/// The C function `ae_engine_read_events` (documented in `animation_engine.h`).
 @_cdecl("ae_engine_read_events")
 public func aeEngineReadEvents(_ pointer: OpaquePointer?, _ out: UnsafeMutablePointer<ae_event>?, _ capacity: Int,
                                _ outCount: UnsafeMutablePointer<Int>?) -> ae_status {
@@ -428,6 +442,7 @@ public func aeEngineReadEvents(_ pointer: OpaquePointer?, _ out: UnsafeMutablePo
     }
 }
 
+/// The C function `ae_curve_batch_create` (documented in `animation_engine.h`).
 @_cdecl("ae_curve_batch_create")
 public func aeCurveBatchCreate(_ points: UnsafePointer<Double>?, _ count: Int, _ out: UnsafeMutablePointer<OpaquePointer?>?) -> ae_status {
     call {
@@ -443,6 +458,7 @@ public func aeCurveBatchCreate(_ points: UnsafePointer<Double>?, _ count: Int, _
     }
 }
 
+/// The C function `ae_curve_batch_destroy` (documented in `animation_engine.h`).
 @_cdecl("ae_curve_batch_destroy")
 public func aeCurveBatchDestroy(_ pointer: OpaquePointer?) -> ae_status {
     call {
@@ -452,6 +468,7 @@ public func aeCurveBatchDestroy(_ pointer: OpaquePointer?) -> ae_status {
     }
 }
 
+/// The C function `ae_curve_batch_evaluate` (documented in `animation_engine.h`).
 @_cdecl("ae_curve_batch_evaluate")
 public func aeCurveBatchEvaluate(_ pointer: OpaquePointer?, _ inputs: UnsafePointer<Float>?, _ outputs: UnsafeMutablePointer<Float>?,
                                  _ count: Int, _ threads: Int32) -> ae_status {
@@ -470,6 +487,7 @@ public func aeCurveBatchEvaluate(_ pointer: OpaquePointer?, _ inputs: UnsafePoin
     }
 }
 
+/// The C function `ae_timing_function_value` (documented in `animation_engine.h`).
 @_cdecl("ae_timing_function_value")
 public func aeTimingFunctionValue(_ points: UnsafePointer<Double>?, _ x: Double, _ out: UnsafeMutablePointer<Double>?) -> ae_status {
     call {

@@ -268,6 +268,49 @@ struct Summarize: ParsableCommand {
         (report.environment["shimMixSizes"] ?? "10000,100000,1000000").split(separator: ",").compactMap { Int($0) }
     }
 
+    /// The AnimationBatch issue's goals against this run's figures (native build where measured).
+    func goals(_ report: Report) -> String {
+        var rows: [String] = []
+        func row(_ goal: String, _ measured: String, _ met: Bool?) {
+            rows.append("| \(goal) | \(measured) | \(met.map { $0 ? "met" : "**not met**" } ?? "–") |")
+        }
+        if let w1 = report.value("figures native W1 ns/eval 1 thread") {
+            let shim = report.value("shim W1/engine/1").map { String(format: "; %.2f ns through the C interface", $0 * 1e9 / shimW1Count(report)) } ?? ""
+            row("W1: ≤ 1.5 ns per evaluation per core, max error ≤ 2e-5",
+                String(format: "%.2f ns (native, 1 thread%@), max error %.1e: %.1f× the goal", w1, shim, report.value("figures native W1 max error") ?? .nan, w1 / 1.5),
+                w1 <= 1.5)
+        }
+        let w2Native = report.figures.first { $0.name.hasPrefix("figures native W2 frame 1000000") && $0.name.hasSuffix("2 threads") }?.value
+        let w2Portable = report.value("swift W2 frame (1000000 properties), 2 threads")
+        if let v = w2Native ?? w2Portable {
+            row("W2: a frame of 1,000,000 properties ≤ 4 ms on 2 cores",
+                String(format: "%@ (%@): %.1f× the goal%@", format(v, unit: "s"), w2Native != nil ? "native" : "portable", v / 0.004,
+                       w2Portable.map { ", portable package-benchmark " + format($0, unit: "s") } ?? ""),
+                v <= 0.004)
+        }
+        if let speedup = report.value("figures native W2 speed-up over reference") {
+            row("W2: ≥ 20× the scalar reference", String(format: "%.0f× (native, 2 threads)", speedup), speedup >= 20)
+        }
+        var scaling: [String] = []
+        var best = 0.0
+        if let s = report.value("figures native W2 1→2 threads") { scaling.append(String(format: "%.2f× native", s)); best = max(best, s) }
+        if let s = report.value("figures portable W2 1→2 threads") { scaling.append(String(format: "%.2f× portable", s)); best = max(best, s) }
+        if let one = report.value("swift W2 frame (1000000 properties), 1 thread"), let two = report.value("swift W2 frame (1000000 properties), 2 threads") {
+            scaling.append(String(format: "%.2f× package-benchmark (portable)", one / two))
+        }
+        if !scaling.isEmpty {
+            let native = report.value("figures native W2 1→2 threads") ?? best
+            row("W2: ≥ 1.7× from 1 to 2 cores", scaling.joined(separator: ", "), native >= 1.7)
+        }
+        let allocations = report.figures.filter { $0.unit == "count" && !$0.name.contains("reference") && ($0.name.hasSuffix("allocations") || $0.name.hasSuffix("mallocs")) }
+        if !allocations.isEmpty {
+            let worst = allocations.map(\.value).max() ?? 0
+            row("0 allocations per steady-state frame", "\(allocations.count) frame benchmarks, the most: \(Int(worst))", worst == 0)
+        }
+        guard !rows.isEmpty else { return "" }
+        return "## Against the goals of the AnimationBatch issue\n\n| goal | measured in this run | |\n|---|---|---|\n" + rows.joined(separator: "\n") + "\n\n"
+    }
+
     func markdown(_ report: Report, charts: [String]) -> String {
         let e = report.environment
         var out = "# Benchmark report — \(e["date"] ?? "?"), commit \(e["commit"] ?? "?")\n\n"
@@ -276,6 +319,7 @@ struct Summarize: ParsableCommand {
         out += "Every ratio below compares figures measured in the same run. Raw data: `shim.json` (google benchmark, "
         out += "\(e["repetitions"] ?? "?") repetitions), `swift.jmh.json` (package-benchmark), `figures-*.json` (batch-figures), "
         out += "`instructions.json` (callgrind).\n\n"
+        out += goals(report)
         for chart in charts { out += "![\(chart)](\(chart))\n\n" }
 
         out += "## W1: timing curves (\(Int(shimW1Count(report))) evaluations, through the C interface)\n\n| variant | time per pass | ns/eval | vs engine (1 thread) |\n|---|---|---|---|\n"
@@ -314,19 +358,6 @@ struct Summarize: ParsableCommand {
             let mallocs = report.value(f.name + " mallocs").map { String(format: "%.0f", $0) } ?? "–"
             out += "| \(f.name.dropFirst(6)) | \(format(f)) | \(String(format: "%.0f %%", f.noise * 100)) | \(mallocs) |\n"
         }
-        if let w2one = report.value("swift W2 frame (1000000 properties), 2 threads") {
-            out += "\nW2 at 1,000,000 properties on 2 threads: \(format(w2one, unit: "s")); goal ≤ 4 ms: "
-            out += w2one <= 0.004 ? "met.\n" : "**not met** (\(String(format: "%.1f", w2one / 0.004))× the goal).\n"
-        }
-        if let one = report.value("swift W2 frame (1000000 properties), 1 thread"), let two = report.value("swift W2 frame (1000000 properties), 2 threads") {
-            out += "1 → 2 threads at 1M: \(String(format: "%.2f", one / two))× (goal ≥ 1.7×: \(one / two >= 1.7 ? "met" : "**not met**")).\n"
-        }
-        if let sample = report.value("swift W2 frame (20000 properties) scalar reference, 1 thread"),
-           let batch = report.value("swift W2 frame (10000 properties), 1 thread") {
-            out += "Scalar reference, per property: \(String(format: "%.0f", sample / 20_000 * 1e9)) ns; engine at 10k on 1 thread: "
-            out += "\(String(format: "%.1f", batch / 10_000 * 1e9)) ns (\(String(format: "%.0f", sample / 20_000 / (batch / 10_000)))×; goal ≥ 20×).\n"
-        }
-
         let batchFigures = report.figures.filter { $0.name.hasPrefix("figures ") }
         if !batchFigures.isEmpty {
             out += "\n## batch-figures (W1 1M, W2 1M, native and portable builds)\n\n| figure | value |\n|---|---|\n"
@@ -364,6 +395,9 @@ struct Compare: ParsableCommand {
         let a = try Report(folder: URL(fileURLWithPath: old)), b = try Report(folder: URL(fileURLWithPath: new))
         var lines = ["# \(b.folder.lastPathComponent) against \(a.folder.lastPathComponent)", "",
                      "| figure | \(a.folder.lastPathComponent) | \(b.folder.lastPathComponent) | change | noise bound | |", "|---|---|---|---|---|---|"]
+        for key in ["scale", "shimW1Size", "shimMixSizes", "cpu", "processors"] where a.environment[key] != b.environment[key] {
+            lines.insert("warning: the runs differ in \(key) (\(a.environment[key] ?? "?") against \(b.environment[key] ?? "?")): figures of the same name may not measure the same work or machine.\n", at: 2)
+        }
         var flagged = 0
         for f in b.figures {
             guard let before = a.figure(f.name) else { continue }
