@@ -149,7 +149,13 @@ private func value(_ pointer: UnsafePointer<Double>?, kind: ValueKind, count: In
     guard count == kind.componentCount else {
         throw CError(status: AE_ERROR_WRONG_SIZE, message: "\(name): a \(kind) value has \(kind.componentCount) components, not \(count)")
     }
-    return try AnimationValue(kind: kind, components: Array(UnsafeBufferPointer(start: pointer, count: count)))
+    let components = Array(UnsafeBufferPointer(start: pointer, count: count))
+    // Stricter than the Swift API (where NaN propagates, semantics §16): at this edge a NaN or an
+    // infinity is almost always uninitialised memory, so it is refused.
+    if let bad = components.firstIndex(where: { !$0.isFinite }) {
+        throw CError(status: AE_ERROR_INVALID_ARGUMENT, message: "\(name)[\(bad)] must be finite (got \(components[bad]))")
+    }
+    return try AnimationValue(kind: kind, components: components)
 }
 
 private func timingFunction(_ p: (Double, Double, Double, Double), _ name: String) throws -> TimingFunction {

@@ -120,6 +120,19 @@ int main(void) {
     CHECK(ae_engine_add_path(engine, 8, "position", unknown, 1, AE_CALCULATION_PACED, 0, &timing, &path) == AE_ERROR_INVALID_ARGUMENT, "element kind");
     CHECK(ae_engine_add_spring(engine, 9, "position.x", AE_SCALAR, &from, &to, NULL, 1, -1, 100, 10, 0, 0, &held, &spring) ==
           AE_ERROR_INVALID_ARGUMENT, "negative mass");
+    double nan_value = NAN, inf_point[2] = {0, INFINITY};
+    CHECK(ae_engine_add_basic(engine, 7, "opacity", AE_SCALAR, &nan_value, &one, NULL, 1, &timing, &opacity) == AE_ERROR_INVALID_ARGUMENT,
+          "NaN from value");
+    CHECK(strstr(ae_last_error_message(), "from[0]") != NULL, "message names from[0]: %s", ae_last_error_message());
+    CHECK(ae_engine_set_model_value(engine, 7, "position", AE_POINT, inf_point, 2) == AE_ERROR_INVALID_ARGUMENT, "infinite model value");
+    double nan_keyframes[3] = {0, NAN, 1};
+    CHECK(ae_engine_add_keyframe(engine, 8, "opacity", AE_SCALAR, nan_keyframes, 3, NULL, NULL, AE_CALCULATION_LINEAR, &timing, &keyframe) ==
+          AE_ERROR_INVALID_ARGUMENT, "NaN keyframe value");
+    double nan_times[3] = {0, NAN, 1};
+    CHECK(ae_engine_add_keyframe(engine, 8, "opacity", AE_SCALAR, values, 3, nan_times, NULL, AE_CALCULATION_LINEAR, &timing, &keyframe) ==
+          AE_ERROR_INVALID_ARGUMENT, "NaN key time");
+    CHECK(ae_engine_add_spring(engine, 9, "position.x", AE_SCALAR, &from, &to, NULL, 1, 1, NAN, 10, 0, 0, &held, &spring) ==
+          AE_ERROR_INVALID_ARGUMENT, "NaN stiffness");
     CHECK(ae_engine_remove(engine, opacity) == AE_OK && ae_engine_remove(engine, opacity) == AE_ERROR_UNKNOWN_ID, "remove twice");
 
     // Timing curves in bulk, against the scalar reference.

@@ -12,6 +12,8 @@
  *   threads inside ae_engine_evaluate). Different engines are independent.
  * - Values are doubles, counted in components: 1 (number), 2 (point, size), 4 (rect x,y,w,h;
  *   color r,g,b,a), 16 (transform, row-major m11…m44). The kind comes from ae_value_kind.
+ *   Values must be finite: a NaN or an infinity in a value, a time or a parameter is refused with
+ *   AE_ERROR_INVALID_ARGUMENT (the Swift API lets NaN propagate; at this edge it is a mistake).
  */
 #ifndef ANIMATION_ENGINE_H
 #define ANIMATION_ENGINE_H
