@@ -274,7 +274,11 @@ public final class FrameEvaluator: ParallelJob {
         for s in store.composedSlots {
             let slot = store.slots[Int(s)]
             let start = fastEntries.count
-            var fast = [.scalar, .point, .size, .rect, .color].contains(slot.kind)
+            var fast: Bool
+            switch slot.kind {
+            case .scalar, .point, .size, .rect, .color: fast = true
+            default: fast = false   // transforms: fields are set through decomposition
+            }
             for entry in slot.entries where fast {
                 let track = store.tracks[Int(entry.track)]
                 guard !entry.isRotation, case .value = track.op,

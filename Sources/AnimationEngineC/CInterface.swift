@@ -158,6 +158,14 @@ private func value(_ pointer: UnsafePointer<Double>?, kind: ValueKind, count: In
     return try AnimationValue(kind: kind, components: components)
 }
 
+/// The from, to and by values of a basic or spring animation (each may be null: semantics §4.1).
+private func fromToBy(_ from: UnsafePointer<Double>?, _ to: UnsafePointer<Double>?, _ by: UnsafePointer<Double>?, kind: Int32,
+                      count: Int) throws -> (AnimationValue?, AnimationValue?, AnimationValue?) {
+    let k = try valueKind(kind)
+    return (try value(from, kind: k, count: count, "from"), try value(to, kind: k, count: count, "to"),
+            try value(by, kind: k, count: count, "by"))
+}
+
 private func timingFunction(_ p: (Double, Double, Double, Double), _ name: String) throws -> TimingFunction {
     do {
         return try TimingFunction(controlPoints: p.0, p.1, p.2, p.3)
@@ -259,10 +267,7 @@ public func aeEngineAddBasic(_ pointer: OpaquePointer?, _ layer: UInt64, _ keyPa
     call {
         let engine = try engine(pointer)
         var animation = BasicAnimation(keyPath: try string(keyPath, "key_path"))
-        let k = try valueKind(kind)
-        animation.fromValue = try value(from, kind: k, count: count, "from")
-        animation.toValue = try value(to, kind: k, count: count, "to")
-        animation.byValue = try value(by, kind: k, count: count, "by")
+        (animation.fromValue, animation.toValue, animation.byValue) = try fromToBy(from, to, by, kind: kind, count: count)
         try apply(timing, to: &animation)
         try add(animation, to: engine, layer: layer, out: out)
     }
@@ -354,10 +359,7 @@ public func aeEngineAddSpring(_ pointer: OpaquePointer?, _ layer: UInt64, _ keyP
     call {
         let engine = try engine(pointer)
         var animation = SpringAnimation(keyPath: try string(keyPath, "key_path"))
-        let k = try valueKind(kind)
-        animation.fromValue = try value(from, kind: k, count: count, "from")
-        animation.toValue = try value(to, kind: k, count: count, "to")
-        animation.byValue = try value(by, kind: k, count: count, "by")
+        (animation.fromValue, animation.toValue, animation.byValue) = try fromToBy(from, to, by, kind: kind, count: count)
         animation.mass = mass
         animation.stiffness = stiffness
         animation.damping = damping

@@ -269,7 +269,7 @@ struct Evaluate: ParsableCommand {
     }
 
     /// The requested times.
-    func frameTimes() throws -> [Double] {
+    func requestedTimes() throws -> [Double] {
         if let times {
             return try times.split(separator: ",", omittingEmptySubsequences: false).map { piece in
                 let text = piece.trimmingCharacters(in: .whitespaces)
@@ -277,14 +277,12 @@ struct Evaluate: ParsableCommand {
                 return t
             }
         }
-        let f = fps!, d = duration!
-        let count = Int((d * f).rounded(.down)) + 1
-        return (0..<count).map { Double($0) / f }
+        return animation_engine.frameTimes(fps: fps!, duration: duration!)
     }
 
     func run() throws {
         let scene = try loadScene(sceneFile)
-        let timeList = try frameTimes()
+        let timeList = try requestedTimes()
         let evaluation = try SceneEvaluation(scene)
         let engine = SceneEngine(rawValue: engine)!
         let frames = timeList.map { evaluation.frame(at: $0, engine: engine) }
