@@ -55,9 +55,11 @@ public final class TimingCurveBatch: ParallelJob {
         let x = UnsafeMutablePointer(mutating: inputs)
         // Four blocks at a time (four independent dependency chains), then one.
         var block = blocks.lowerBound
-        while block + 3 < blocks.upperBound {
-            CurveKernel.evaluate4(inputs: x, outputs: outputs, curves: c, block: block * 16)
-            block += 4
+        withUnsafeTemporaryAllocation(of: Float.self, capacity: 192) { scratch in
+            while block + 3 < blocks.upperBound {
+                CurveKernel.evaluate4(inputs: x, outputs: outputs, curves: c, block: block * 16, scratch: scratch.baseAddress!)
+                block += 4
+            }
         }
         while block < blocks.upperBound {
             let i = block * 16

@@ -43,16 +43,10 @@ final class BasicBatch: TrackBatch {
     }
 
     override func evaluate(blocks: Range<Int>, time: Double, nodeTimes: UnsafePointer<Double>) {
-        let timingKernel = self.timingKernel
-        let curves = self.curves.columns
-        let state = statePointers, out = outputPointers
+        let out = outputPointers
         let start = self.start.pointers, delta = self.delta.pointers
         let width = self.width
-        for block in blocks {
-            let i = block * 16
-            let timing = timingKernel.evaluate(block: i, time: time, nodeTimes: nodeTimes)
-            state.store(timing, block: i)
-            let f = CurveKernel.evaluate(timing, curves: curves, block: i)
+        evaluateCurved(blocks: blocks, time: time, nodeTimes: nodeTimes) { i, timing, f in
             let amount = f + timing.iteration * timing.bit(CompiledTiming.cumulative)
             let add = timing.bit(CompiledTiming.addsBase)
             for c in 0..<width {

@@ -345,9 +345,6 @@ final class KeyframeBatch: TrackBatch {
     }
 
     override func evaluate(blocks: Range<Int>, time: Double, nodeTimes: UnsafePointer<Double>) {
-        let timingKernel = self.timingKernel
-        let curves = self.curves.columns
-        let state = statePointers
         let validFrom = self.validFrom.base, validUntil = self.validUntil.base
         // Software-pipelined by one block: a block's stale lanes are found (and their records
         // prefetched) one iteration before they are refreshed, so the refresh reads from cache
@@ -357,8 +354,8 @@ final class KeyframeBatch: TrackBatch {
         let columns = refreshColumns
         let recordOffset = columns.recordOffset, cursor = columns.cursor, count2 = columns.count2
         let count1 = columns.count1, layout = columns.layout
-        for block in blocks {
-            let i = block * 16
+        // §5.4: the animation's curve first (`p`), then the segment's.
+        evaluateCurved(blocks: blocks, time: time, nodeTimes: nodeTimes) { i, timing, p in
             // The refresh metadata of the block four ahead: few lanes of a block refresh, so these
             // columns are read sparsely, and each read would otherwise wait on memory.
             let ahead = i + 64
@@ -367,9 +364,6 @@ final class KeyframeBatch: TrackBatch {
             animation_prefetch(count1 + ahead)
             animation_prefetch(count2 + ahead)
             animation_prefetch(layout + ahead)
-            let timing = timingKernel.evaluate(block: i, time: time, nodeTimes: nodeTimes)
-            state.store(timing, block: i)
-            let p = CurveKernel.evaluate(timing, curves: curves, block: i)   // §5.4: the animation's curve first
             let stale = (timing.weight .> 0) .& ((p .< load16(validFrom, i)) .| .!(p .< load16(validUntil, i)))
             if any(stale) {
                 for lane in 0..<16 where stale[lane] { columns.prefetch(i + lane) }

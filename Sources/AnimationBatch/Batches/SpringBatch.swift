@@ -85,17 +85,11 @@ final class SpringBatch: TrackBatch {
     }
 
     override func evaluate(blocks: Range<Int>, time: Double, nodeTimes: UnsafePointer<Double>) {
-        let timingKernel = self.timingKernel
-        let curves = self.curves.columns
-        let state = statePointers, out = outputPointers
+        let out = outputPointers
         let start = self.start.pointers, delta = self.delta.pointers
         let rate = self.rate.base, frequency = self.frequency.base, coefficient = self.coefficient.base, duration = self.duration.base
         let width = self.width, regime = self.regime
-        for block in blocks {
-            let i = block * 16
-            let timing = timingKernel.evaluate(block: i, time: time, nodeTimes: nodeTimes)
-            state.store(timing, block: i)
-            let f = CurveKernel.evaluate(timing, curves: curves, block: i)
+        evaluateCurved(blocks: blocks, time: time, nodeTimes: nodeTimes) { i, timing, f in
             let (dLow, dHigh) = load16(duration, i)
             let t = f * narrow(dLow, dHigh)                      // §6.4: seconds, after the curve
             let a = load16(rate, i), w = load16(frequency, i), c = load16(coefficient, i)

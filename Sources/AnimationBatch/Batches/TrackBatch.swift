@@ -195,6 +195,43 @@ class TrackBatch {
     /// those tracks and nothing else, so disjoint block ranges may run concurrently.
     func evaluate(blocks: Range<Int>, time: Double, nodeTimes: UnsafePointer<Double>) {}
 
+    /// The timing stage (state bytes stored) and the timing-curve stage of the tracks in `blocks`,
+    /// then `values(i, timing, f)` for each block (`i` its first track, `f` its curve output).
+    ///
+    /// Blocks go four at a time: four timing blocks first, then the curve stage through the
+    /// interleaved kernel (``CurveKernel/evaluate4(_:curves:block:outputs:)``; one block alone is
+    /// latency-bound, measured 18 % of a W2 frame), then the value stages. The scratch lives on
+    /// the stack, so chunks on several threads share nothing and a frame allocates nothing.
+    @inline(__always)
+    final func evaluateCurved(blocks: Range<Int>, time: Double, nodeTimes: UnsafePointer<Double>,
+                              values: (_ i: Int, _ timing: TimingBlock, _ f: SIMD16<Float>) -> Void) {
+        let timingKernel = self.timingKernel
+        let curves = self.curves.columns
+        let state = statePointers
+        // A local tuple (on the stack): `withUnsafeTemporaryAllocation` of four timing blocks
+        // (1,536 bytes) takes the heap on Linux, where only up to 1,024 bytes are known safe.
+        var storage = (TimingBlock.zero, TimingBlock.zero, TimingBlock.zero, TimingBlock.zero)
+        withUnsafeMutablePointer(to: &storage) { storage in
+            storage.withMemoryRebound(to: TimingBlock.self, capacity: 4) { timings in
+                // 1,024 bytes: the stack.
+                withUnsafeTemporaryAllocation(of: Float.self, capacity: 256) { scratch in
+                    let scratch = scratch.baseAddress!
+                    var block = blocks.lowerBound
+                    while block < blocks.upperBound {
+                        let n = min(4, blocks.upperBound - block), i = block * 16
+                        for k in 0..<n {
+                            timings[k] = timingKernel.evaluate(block: i + 16 * k, time: time, nodeTimes: nodeTimes)
+                            state.store(timings[k], block: i + 16 * k)
+                        }
+                        CurveKernel.evaluate(timings, count: n, curves: curves, block: i, scratch: scratch, outputs: scratch + 192)
+                        for k in 0..<n { values(i + 16 * k, timings[k], load16(scratch + 192, 16 * k)) }
+                        block += n
+                    }
+                }
+            }
+        }
+    }
+
     /// Pointers to the state column, taken once per chunk: reading a class's column inside a block
     /// loop costs a retain/release pair per access (measured: 5 % of a frame).
     var statePointers: StatePointers { StatePointers(state: state.base) }

@@ -88,8 +88,8 @@ struct CompiledCurve: Sendable, Hashable {
 /// at `1 − x` and `1 − y′` returned, so both ends of the curve are solved near `s = 0`, where Float
 /// has its precision; the batch kernels take `1 − p` from the Double timing stage, so even `p`
 /// within 1e-9 of 1 is exact. Then 9 division-free bisection steps on `t ∈ [0, 1]` with `s = t²`
-/// (`t ± h`, `h` halving: each step one square, one Horner evaluation, one compare, one blend)
-/// bracket the root, and 2 Newton steps in `s`, each clamped into the bracket, converge.
+/// (`t ± h`, `h` halving: each step one square, three multiply-adds and a sign transfer — five
+/// vector operations, ``bisectionStep(_:_:_:_:_:_:)``) bracket the root, and 2 Newton steps in `s`, each clamped into the bracket, converge.
 ///
 /// Why `s = t²`: curves with `x1 ≈ 0` rise like `y ∝ √x` at the start (`x′(0) = 0`). A uniform
 /// bisection leaves such a root deep inside its first cell, where Newton only halves the error per
@@ -108,9 +108,11 @@ struct CompiledCurve: Sendable, Hashable {
 /// through the domain's corners with inputs down to the smallest Float from either end; W1's max
 /// and p99.99 are in perf-reports.
 ///
-/// **Speed.** Latency-bound: each bisection step is a chain of dependent vector operations, so
-/// ``evaluate4(inputs:outputs:curves:block:)`` interleaves four blocks (four independent chains);
-/// W1 figures in perf-reports.
+/// **Speed.** One block alone is latency-bound (each bisection step is a chain of dependent vector
+/// operations), so ``evaluate4(_:curves:block:outputs:)`` interleaves four blocks (four
+/// independent chains) — W1 and the batches' curve stage both go through it. Four interleaved
+/// blocks are bound by the number of vector operations (on this 2-core Zen 4 VM eight run no
+/// faster), about 110 per block; W1 figures in perf-reports.
 enum CurveKernel {
     /// Polynomial coefficients `x(s) = ((ax·s + bx)·s + cx)·s` and `y(s)` of 16 curves.
     @inline(__always)
@@ -129,13 +131,30 @@ enum CurveKernel {
         var h = SIMD16<Float>(repeating: 0.25)
         // t stays the midpoint of a bracket of half-width 2h around the root's √s.
         for _ in 0..<bisectionSteps {
-            let s = t * t
-            let f = mad(mad(ax, s, bx), s, cx) * s
-            t = (t + h).replacing(with: t - h, where: f .> u)
+            t = bisectionStep(t, h, u, ax, bx, cx)
             h *= 0.5
         }
         return polish(t, 2 * h, u, ax, bx, cx)
     }
+
+    /// One bisection step on `t` (`s = t²`): `t − h` where `x(s) > u`, else `t + h`, in five
+    /// vector operations — `s`, three multiply-adds giving `x(s) − u`, then `t − copysign(h, x(s) − u)`
+    /// (the sign bit moved by one bitwise select; `h > 0`). A compare and a blend instead cost two
+    /// more operations per step, and the kernel is bound by its operation count on this machine
+    /// (four interleaved blocks run no faster than eight).
+    @_transparent
+    static func bisectionStep(_ t: SIMD16<Float>, _ h: SIMD16<Float>, _ u: SIMD16<Float>,
+                              _ ax: SIMD16<Float>, _ bx: SIMD16<Float>, _ cx: SIMD16<Float>) -> SIMD16<Float> {
+        let s = t * t
+        let d = mad(mad(mad(ax, s, bx), s, cx), s, -u)
+        let signed = unsafeBitCast(h, to: SIMD16<UInt32>.self) | (unsafeBitCast(d, to: SIMD16<UInt32>.self) & signBit)
+        return t - unsafeBitCast(signed, to: SIMD16<Float>.self)
+    }
+
+    /// The sign bit of every lane (a computed constant: a `static let` in a kernel is a guarded
+    /// global load per use).
+    @_transparent
+    static var signBit: SIMD16<UInt32> { SIMD16<UInt32>(repeating: 0x8000_0000) }
 
     /// Two Newton steps in `s` from `s`, each clamped into `[low, high]` (a step that divides by a
     /// zero slope stays put).
@@ -220,50 +239,75 @@ enum CurveKernel {
         return newton(t * t, u, ax, bx, cx, low * low, high * high)
     }
 
-    /// `outputs[i ..< i + 64] = f(inputs[i ..< i + 64])` for four blocks of Float inputs (the W1
-    /// form), as one self-contained function: the four solves are interleaved (four independent
-    /// dependency chains hide each step's latency), and only what a chain needs lives across the
-    /// solve — the input, `t` and three x coefficients per block; the y coefficients are formed
-    /// from the control points afterwards — so the loop stays in registers (measured: passing the
-    /// blocks' coefficients to a separate solve through memory cost 30 %, inlining this into its
-    /// caller 150 %). Nearly vertical curves come out NaN and are patched in memory afterwards.
+    /// `r`, `u` and the mirror flag (1 or 0) of 64 Float inputs (the W1 form: clamped to [0, 1], NaN
+    /// kept, mirrored in Float, where `1 − x` is exact for x in [0.5, 1]), written for ``evaluate4(_:curves:block:outputs:)``.
+    @inline(__always)
+    static func prepare4(inputs x: UnsafeMutablePointer<Float>, block i: Int, into scratch: UnsafeMutablePointer<Float>) {
+        for k in stride(from: 0, to: 64, by: 16) {
+            let r = clamp(load16(x, i + k))
+            let mirror = r .> 0.5
+            store16(r, scratch, k)
+            store16(r.replacing(with: 1 - r, where: mirror), scratch, 64 + k)
+            store16(SIMD16<Float>(repeating: 0).replacing(with: 1, where: mirror), scratch, 128 + k)
+        }
+    }
+
+    /// `r`, `u` and the mirror flag of one block whose progress comes from the Double timing stage
+    /// (`1 − p` formed in Double, so `p` within 1e-9 of 1 stays exact), at `scratch[k]`, `[64 + k]`
+    /// and `[128 + k]`.
+    @inline(__always)
+    static func prepare(_ timing: TimingBlock, into scratch: UnsafeMutablePointer<Float>, at k: Int) {
+        let one = SIMD8<Double>(repeating: 1), zero = SIMD8<Double>(repeating: 0)
+        let mirrorLow = timing.progressLow .> 0.5, mirrorHigh = timing.progressHigh .> 0.5
+        store16(narrow(timing.progressLow, timing.progressHigh), scratch, k)
+        store16(narrow(timing.progressLow.replacing(with: one - timing.progressLow, where: mirrorLow),
+                       timing.progressHigh.replacing(with: one - timing.progressHigh, where: mirrorHigh)), scratch, 64 + k)
+        store16(narrow(zero.replacing(with: one, where: mirrorLow), zero.replacing(with: one, where: mirrorHigh)), scratch, 128 + k)
+    }
+
+    /// `f` for four consecutive blocks (tracks or elements `i ..< i + 64`), from their prepared
+    /// inputs: `scratch[0 ..< 64]` the clamped input `r`, `[64 ..< 128]` its mirrored form `u`,
+    /// `[128 ..< 192]` 1 where mirrored. Writes `outputs[0 ..< 64]`; nearly vertical curves come
+    /// out NaN (callers patch them from their own precision of the input).
+    ///
+    /// One self-contained function: the four solves are interleaved (four independent dependency
+    /// chains), and only what a chain needs lives across the solve — `u`, `t` and three x
+    /// coefficients per block; the y coefficients are formed from the control points afterwards —
+    /// so the loop stays in registers (measured: passing the blocks' coefficients to a separate
+    /// solve through memory cost 30 %, inlining this into its caller 150 %). When all 64 curves are
+    /// linear the inputs are copied.
     @inline(never)
-    static func evaluate4(inputs: UnsafePointer<Float>, outputs: UnsafeMutablePointer<Float>, curves c: CurveColumns, block i: Int) {
+    static func evaluate4(_ scratch: UnsafeMutablePointer<Float>, curves c: CurveColumns, block i: Int,
+                          outputs: UnsafeMutablePointer<Float>) {
         // Written out in one body with local helpers: the same steps through the static helpers
         // above were left uninlined here and split into 128-bit pieces (4× slower, measured).
-        let x = UnsafeMutablePointer(mutating: inputs)
-        @inline(__always) func clamped(_ v: SIMD16<Float>) -> SIMD16<Float> {
-            v.replacing(with: 0, where: v .< 0).replacing(with: 1, where: v .> 1)
+        @inline(__always) func isLinear(_ b: Int) -> SIMDMask<SIMD16<Int32>> {
+            (load16(c.x1, b) .== load16(c.y1, b)) .& (load16(c.x2, b) .== load16(c.y2, b))
         }
-        @inline(__always) func mirrored(_ v: SIMD16<Float>) -> SIMD16<Float> {
-            v.replacing(with: 1 - v, where: v .> 0.5)
+        if all(isLinear(i) .& isLinear(i + 16) .& isLinear(i + 32) .& isLinear(i + 48)) {
+            outputs.update(from: scratch, count: 64)
+            return
         }
-        // x(s) coefficients of block b, mirrored where its input is above 0.5.
-        @inline(__always) func xCoefficients(_ b: Int, _ r: SIMD16<Float>) -> (SIMD16<Float>, SIMD16<Float>, SIMD16<Float>) {
-            let m = r .> 0.5
+        // x(s) coefficients of block b, mirrored where its flag is set.
+        @inline(__always) func xCoefficients(_ b: Int, _ m: SIMDMask<SIMD16<Int32>>) -> (SIMD16<Float>, SIMD16<Float>, SIMD16<Float>) {
             let x1 = load16(c.x1, b), x2 = load16(c.x2, b)
             let p1 = x1.replacing(with: 1 - x2, where: m), p2 = x2.replacing(with: 1 - x1, where: m)
             let cx = 3 * p1, bx = 3 * (p2 - p1) - cx
             return (1 - cx - bx, bx, cx)
         }
-        let r0 = clamped(load16(x, i)), r1 = clamped(load16(x, i + 16)), r2 = clamped(load16(x, i + 32)), r3 = clamped(load16(x, i + 48))
-        let u0 = mirrored(r0), u1 = mirrored(r1), u2 = mirrored(r2), u3 = mirrored(r3)
-        let (ax0, bx0, cx0) = xCoefficients(i, r0)
-        let (ax1, bx1, cx1) = xCoefficients(i + 16, r1)
-        let (ax2, bx2, cx2) = xCoefficients(i + 32, r2)
-        let (ax3, bx3, cx3) = xCoefficients(i + 48, r3)
+        @inline(__always) func mirrorMask(_ k: Int) -> SIMDMask<SIMD16<Int32>> { load16(scratch, 128 + k) .> 0 }
+        let u0 = load16(scratch, 64), u1 = load16(scratch, 80), u2 = load16(scratch, 96), u3 = load16(scratch, 112)
+        let (ax0, bx0, cx0) = xCoefficients(i, mirrorMask(0))
+        let (ax1, bx1, cx1) = xCoefficients(i + 16, mirrorMask(16))
+        let (ax2, bx2, cx2) = xCoefficients(i + 32, mirrorMask(32))
+        let (ax3, bx3, cx3) = xCoefficients(i + 48, mirrorMask(48))
         var t0 = SIMD16<Float>(repeating: 0.5), t1 = t0, t2 = t0, t3 = t0
         var h = SIMD16<Float>(repeating: 0.25)
         for _ in 0..<bisectionSteps {
-            let s0 = t0 * t0, s1 = t1 * t1, s2 = t2 * t2, s3 = t3 * t3
-            let f0 = mad(mad(ax0, s0, bx0), s0, cx0) * s0
-            let f1 = mad(mad(ax1, s1, bx1), s1, cx1) * s1
-            let f2 = mad(mad(ax2, s2, bx2), s2, cx2) * s2
-            let f3 = mad(mad(ax3, s3, bx3), s3, cx3) * s3
-            t0 = (t0 + h).replacing(with: t0 - h, where: f0 .> u0)
-            t1 = (t1 + h).replacing(with: t1 - h, where: f1 .> u1)
-            t2 = (t2 + h).replacing(with: t2 - h, where: f2 .> u2)
-            t3 = (t3 + h).replacing(with: t3 - h, where: f3 .> u3)
+            t0 = bisectionStep(t0, h, u0, ax0, bx0, cx0)
+            t1 = bisectionStep(t1, h, u1, ax1, bx1, cx1)
+            t2 = bisectionStep(t2, h, u2, ax2, bx2, cx2)
+            t3 = bisectionStep(t3, h, u3, ax3, bx3, cx3)
             h *= 0.5
         }
         let width = 2 * h
@@ -288,25 +332,52 @@ enum CurveKernel {
         let s2 = newton(t2, u2, ax2, bx2, cx2), s3 = newton(t3, u3, ax3, bx3, cx3)
         // y(s) from the control points (mirrored alike), the mirror undone, the ends and identity
         // curves exact, NaN inputs kept.
-        @inline(__always) func finish(_ b: Int, _ s: SIMD16<Float>, _ r: SIMD16<Float>, _ u: SIMD16<Float>) -> SIMD16<Float> {
-            let m = r .> 0.5
+        @inline(__always) func finish(_ k: Int, _ s: SIMD16<Float>, _ u: SIMD16<Float>) {
+            let b = i + k, m = mirrorMask(k), r = load16(scratch, k)
             let x1 = load16(c.x1, b), y1 = load16(c.y1, b), x2 = load16(c.x2, b), y2 = load16(c.y2, b)
             let q1 = y1.replacing(with: 1 - y2, where: m), q2 = y2.replacing(with: 1 - y1, where: m)
             let cy = 3 * q1, by = 3 * (q2 - q1) - cy, ay = 1 - cy - by
             var y = mad(mad(ay, s, by), s, cy) * s
             y.replace(with: 0, where: u .<= 0)
             let linear = (x1 .== y1) .& (x2 .== y2)
-            return y.replacing(with: 1 - y, where: m).replacing(with: r, where: linear .| (r .!= r))
+            store16(y.replacing(with: 1 - y, where: m).replacing(with: r, where: linear .| (r .!= r)), outputs, k)
         }
-        let y0 = finish(i, s0, r0, u0), y1 = finish(i + 16, s1, r1, u1)
-        let y2 = finish(i + 32, s2, r2, u2), y3 = finish(i + 48, s3, r3, u3)
-        store16(y0, outputs, i)
-        store16(y1, outputs, i + 16)
-        store16(y2, outputs, i + 32)
-        store16(y3, outputs, i + 48)
-        if any((y0 .!= y0) .| (y1 .!= y1) .| (y2 .!= y2) .| (y3 .!= y3)) {
-            for b in stride(from: i, to: i + 64, by: 16) {
-                store16(c.patched(load16(outputs, b), block: b, inputs: clamped(load16(x, b))), outputs, b)
+        finish(0, s0, u0)
+        finish(16, s1, u1)
+        finish(32, s2, u2)
+        finish(48, s3, u3)
+    }
+
+    /// `outputs[i ..< i + 64] = f(inputs[i ..< i + 64])` for four blocks of Float inputs (the W1
+    /// form), nearly vertical curves patched in Double.
+    @inline(__always)
+    static func evaluate4(inputs: UnsafePointer<Float>, outputs: UnsafeMutablePointer<Float>, curves c: CurveColumns, block i: Int,
+                          scratch: UnsafeMutablePointer<Float>) {
+        let x = UnsafeMutablePointer(mutating: inputs)
+        prepare4(inputs: x, block: i, into: scratch)
+        evaluate4(scratch, curves: c, block: i, outputs: outputs + i)
+        for b in stride(from: i, to: i + 64, by: 16) {
+            let y = load16(outputs, b)
+            if any(y .!= y) { store16(c.patched(y, block: b, inputs: clamp(load16(x, b))), outputs, b) }
+        }
+    }
+
+    /// `f(p)` for `count` (1 to 4) consecutive blocks of tracks from their timing blocks, written to
+    /// `outputs[0 ..< 16 · count]`; four blocks go through the interleaved kernel, fewer one by
+    /// one. Curves evaluated in Double read the Double progress.
+    @inline(__always)
+    static func evaluate(_ timings: UnsafeMutablePointer<TimingBlock>, count: Int, curves c: CurveColumns, block i: Int,
+                         scratch: UnsafeMutablePointer<Float>, outputs: UnsafeMutablePointer<Float>) {
+        guard count == 4 else {
+            for k in 0..<count { store16(evaluate(timings[k], curves: c, block: i + 16 * k), outputs, 16 * k) }
+            return
+        }
+        for k in 0..<4 { prepare(timings[k], into: scratch, at: 16 * k) }
+        evaluate4(scratch, curves: c, block: i, outputs: outputs)
+        for k in 0..<4 {
+            let y = load16(outputs, 16 * k)
+            if any(y .!= y) {
+                store16(c.patched(y, block: i + 16 * k, progress: timings[k].progressLow, timings[k].progressHigh), outputs, 16 * k)
             }
         }
     }

@@ -76,6 +76,11 @@ struct TimingBlock {
     /// The flag bytes of the 16 tracks, as Floats (0…255).
     var flags: SIMD16<Float>
 
+    /// All zeros (a placeholder for scratch storage).
+    static var zero: TimingBlock {
+        TimingBlock(progressLow: .zero, progressHigh: .zero, iteration: .zero, weight: .zero, phase: .zero, flags: .zero)
+    }
+
     /// 1 where `flag` is set, 0 elsewhere (a Float bit test: integer vector selects compile lane by
     /// lane here).
     @inline(__always)
