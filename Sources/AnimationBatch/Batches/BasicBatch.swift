@@ -11,6 +11,10 @@ import AnimationCore
 ///
 /// **Error bound.** ≤ 1e-5 · (|from| + |to| + 1) against the reference (Float values, the curve
 /// kernel's 2e-5): the randomised agreement tests check it.
+///
+/// **Speed.** W2's basic families at 200,000 tracks, native build, frame p50 per track on one / two
+/// threads: numbers 14.6 / 8.3 ns, points 16.8 / 10.2 ns, colours 22.3 / 12.9 ns
+/// (perf-reports/2026-11-22-81e9ee7/families-native.txt; this machine varies ±30 % run to run).
 final class BasicBatch: TrackBatch {
     let start: VectorColumns
     let delta: VectorColumns

@@ -13,6 +13,10 @@ import AnimationCore
 /// rotation mode take their angle from the reference (the exact tangent at the exact length, with
 /// its fall-backs at corners and cusps): a lerp of tabulated angles would smooth a corner's jump
 /// over a sample interval.
+///
+/// **Speed.** W2's paced path family (arcs and curves) at 200,000 tracks, native build: 22.5 ns per
+/// track on one thread, 10.7 ns on two (frame p50, perf-reports/2026-11-22-81e9ee7/families-native.txt);
+/// the table lookups are per lane (Swift cannot gather).
 final class PathBatch: TrackBatch {
     let cumulativeDelta: VectorColumns
     let tableOffset = Column<Int32>(fill: 0)
