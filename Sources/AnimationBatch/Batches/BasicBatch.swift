@@ -1,4 +1,5 @@
 import AnimationCore
+import CKernelSupport
 
 /// Basic animations of 1-, 2- or 4-component values (numbers, points, sizes, rectangles, colours):
 /// `CABasicAnimation` as columns.
@@ -54,6 +55,9 @@ final class BasicBatch: TrackBatch {
             let amount = f + timing.iteration * timing.bit(CompiledTiming.cumulative)
             let add = timing.bit(CompiledTiming.addsBase)
             for c in 0..<width {
+                animation_prefetch(start[c] + i + TimingKernel.prefetchDistance)
+                animation_prefetch(delta[c] + i + TimingKernel.prefetchDistance)
+                animation_prefetch(out.base[c] + i + TimingKernel.prefetchDistance)
                 let v = load16(start[c], i) + load16(delta[c], i) * amount
                 out.store(v, component: c, weight: timing.weight, addsBase: add, block: i)
             }

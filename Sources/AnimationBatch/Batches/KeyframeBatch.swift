@@ -369,6 +369,23 @@ final class KeyframeBatch: TrackBatch {
             animation_prefetch(count1 + ahead)
             animation_prefetch(count2 + ahead)
             animation_prefetch(layout + ahead)
+            // The dense columns the value stage streams, `prefetchDistance` tracks ahead.
+            let dense = i + TimingKernel.prefetchDistance
+            for column in 0..<Int(columns.width) {
+                animation_prefetch(columns.v0[column] + dense)
+                animation_prefetch(columns.v1[column] + dense)
+                animation_prefetch(columns.d[column] + dense)
+                animation_prefetch(columns.s[column] + dense)
+            }
+            animation_prefetch(validFrom + dense)
+            animation_prefetch(validUntil + dense)
+            animation_prefetch(columns.t0 + dense)
+            animation_prefetch(columns.t1 + dense)
+            animation_prefetch(columns.inverseWidth + dense)
+            animation_prefetch(columns.curve.x1 + dense)
+            animation_prefetch(columns.curve.y1 + dense)
+            animation_prefetch(columns.curve.x2 + dense)
+            animation_prefetch(columns.curve.y2 + dense)
             let stale = (timing.weight .> 0) .& ((p .< load16(validFrom, i)) .| .!(p .< load16(validUntil, i)))
             if any(stale) {
                 for lane in 0..<16 where stale[lane] { columns.prefetch(i + lane) }

@@ -1,4 +1,5 @@
 import AnimationCore
+import CKernelSupport
 
 /// Paced path animations (semantics §5.6, §5.7): a point moving along a path at constant speed,
 /// with the tangent angle for a rotation mode.
@@ -102,6 +103,13 @@ final class PathBatch: TrackBatch {
             let i = block * 16
             let timing = timingKernel.evaluate(block: i, time: time, nodeTimes: nodeTimes)
             state.store(timing, block: i)
+            let ahead = i + TimingKernel.prefetchDistance
+            animation_prefetch(sampleCount + ahead)
+            animation_prefetch(tableOffset + ahead)
+            for c in 0..<2 {
+                animation_prefetch(cumulativeDelta[c] + ahead)
+                animation_prefetch(out.base[c] + ahead)
+            }
             let f = narrow(timing.progressLow, timing.progressHigh)   // §5.5: paced ignores timing functions
             var x = SIMD16<Float>(repeating: 0), y = x
             for lane in 0..<16 {

@@ -1,4 +1,5 @@
 import AnimationCore
+import CKernelSupport
 
 /// The three closed forms of a damped spring (semantics §6.2). A spring batch holds one regime, so
 /// its kernel runs one formula with no per-lane branching.
@@ -93,6 +94,12 @@ final class SpringBatch: TrackBatch {
         let rate = self.rate.base, frequency = self.frequency.base, coefficient = self.coefficient.base, duration = self.duration.base
         let width = self.width, regime = self.regime
         evaluateCurved(blocks: blocks, time: time, nodeTimes: nodeTimes) { i, timing, f in
+            let ahead = i + TimingKernel.prefetchDistance
+            animation_prefetch(duration + ahead)
+            animation_prefetch(duration + ahead + 8)
+            animation_prefetch(rate + ahead)
+            animation_prefetch(frequency + ahead)
+            animation_prefetch(coefficient + ahead)
             let (dLow, dHigh) = load16(duration, i)
             let t = f * narrow(dLow, dHigh)                      // §6.4: seconds, after the curve
             let a = load16(rate, i), w = load16(frequency, i), c = load16(coefficient, i)
@@ -112,6 +119,9 @@ final class SpringBatch: TrackBatch {
             let amount = (1 - x) + timing.iteration * timing.bit(CompiledTiming.cumulative)
             let add = timing.bit(CompiledTiming.addsBase)
             for component in 0..<width {
+                animation_prefetch(start[component] + ahead)
+                animation_prefetch(delta[component] + ahead)
+                animation_prefetch(out.base[component] + ahead)
                 let v = load16(start[component], i) + load16(delta[component], i) * amount
                 out.store(v, component: component, weight: timing.weight, addsBase: add, block: i)
             }

@@ -1,4 +1,5 @@
 import AnimationCore
+import CKernelSupport
 
 /// `width` Float columns that hold one vector quantity per track (a value, a start, a delta), with
 /// a stable table of their base pointers for the kernels.
@@ -220,6 +221,12 @@ class TrackBatch {
                     while block < blocks.upperBound {
                         let n = min(4, blocks.upperBound - block), i = block * 16
                         for k in 0..<n {
+                            // The curve columns and state bytes ahead, like the timing kernel's columns.
+                            let ahead = i + 16 * k + TimingKernel.prefetchDistance
+                            animation_prefetch(curves.x1 + ahead)
+                            animation_prefetch(curves.y1 + ahead)
+                            animation_prefetch(curves.x2 + ahead)
+                            animation_prefetch(curves.y2 + ahead)
                             timings[k] = timingKernel.evaluate(block: i + 16 * k, time: time, nodeTimes: nodeTimes)
                             state.store(timings[k], block: i + 16 * k)
                         }
