@@ -14,8 +14,8 @@ import CKernelSupport
 /// kernel's 2e-5): the randomised agreement tests check it.
 ///
 /// **Speed.** W2's basic families at 200,000 tracks, native build, frame p50 per track on one / two
-/// threads: numbers 14.6 / 8.3 ns, points 16.8 / 10.2 ns, colours 22.3 / 12.9 ns
-/// (perf-reports/2026-11-22-81e9ee7/families-native.txt; this machine varies ±30 % run to run).
+/// threads: numbers 13.0 / 7.4 ns, points 10.7 / 7.4 ns, colours 14.0 / 8.1 ns
+/// (perf-reports/2026-11-22-a11f4e5/families-native.txt; this machine varies ±30 % run to run).
 final class BasicBatch: TrackBatch {
     let start: VectorColumns
     let delta: VectorColumns

@@ -43,9 +43,9 @@ struct CompiledKeyframes {
 /// of progress (6e-8 of the duration) away from the reference's Double decision.
 ///
 /// **Speed.** W2's keyframe family (8 keys, linear / cubic / discrete) at 200,000 tracks, native
-/// build: 56 ns per track on one thread, 30.5 ns on two (frame p50,
-/// perf-reports/2026-11-22-81e9ee7/families-native.txt): the slowest family, bound by the
-/// refreshes' scattered record reads.
+/// build: 32.7 ns per track on one thread, 17.3 ns on two (frame p50,
+/// perf-reports/2026-11-22-a11f4e5/families-native.txt; 56 / 30.5 ns before the dense columns were
+/// prefetched): the slowest family, bound by the refreshes' scattered record reads.
 final class KeyframeBatch: TrackBatch {
     let cumulativeDelta: VectorColumns
     /// Where the track's record starts in `records` (floats).

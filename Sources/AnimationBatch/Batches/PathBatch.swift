@@ -15,8 +15,8 @@ import CKernelSupport
 /// its fall-backs at corners and cusps): a lerp of tabulated angles would smooth a corner's jump
 /// over a sample interval.
 ///
-/// **Speed.** W2's paced path family (arcs and curves) at 200,000 tracks, native build: 22.5 ns per
-/// track on one thread, 10.7 ns on two (frame p50, perf-reports/2026-11-22-81e9ee7/families-native.txt);
+/// **Speed.** W2's paced path family (arcs and curves) at 200,000 tracks, native build: 23.3 ns per
+/// track on one thread, 12.2 ns on two (frame p50, perf-reports/2026-11-22-a11f4e5/families-native.txt);
 /// the table lookups are per lane (Swift cannot gather).
 final class PathBatch: TrackBatch {
     let cumulativeDelta: VectorColumns

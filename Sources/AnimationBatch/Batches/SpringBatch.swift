@@ -28,8 +28,8 @@ enum SpringRegime: Int, Sendable, Hashable {
 /// **Error bound.** ≤ 1e-4 · |to − from| against the reference (precision table), checked by the
 /// randomised agreement tests; Float transcendental functions contribute ≤ 2e-7 relative.
 ///
-/// **Speed.** W2's spring family at 200,000 tracks, native build: 14.8 ns per track on one thread,
-/// 9.7 ns on two (frame p50, perf-reports/2026-11-22-81e9ee7/families-native.txt).
+/// **Speed.** W2's spring family at 200,000 tracks, native build: 8.7 ns per track on one thread,
+/// 7.5 ns on two (frame p50, perf-reports/2026-11-22-a11f4e5/families-native.txt).
 final class SpringBatch: TrackBatch {
     let regime: SpringRegime
     let start: VectorColumns
