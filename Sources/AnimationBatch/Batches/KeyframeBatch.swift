@@ -371,7 +371,7 @@ final class KeyframeBatch: TrackBatch {
             animation_prefetch(layout + ahead)
             // The dense columns the value stage streams, `prefetchDistance` tracks ahead.
             let dense = i + TimingKernel.prefetchDistance
-            for column in 0..<Int(columns.width) {
+            for column in 0..<columns.width {
                 animation_prefetch(columns.v0[column] + dense)
                 animation_prefetch(columns.v1[column] + dense)
                 animation_prefetch(columns.d[column] + dense)

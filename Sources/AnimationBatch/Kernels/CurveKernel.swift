@@ -89,7 +89,8 @@ struct CompiledCurve: Sendable, Hashable {
 /// has its precision; the batch kernels take `1 − p` from the Double timing stage, so even `p`
 /// within 1e-9 of 1 is exact. Then 9 division-free bisection steps on `t ∈ [0, 1]` with `s = t²`
 /// (`t ± h`, `h` halving: each step one square, three multiply-adds and a sign transfer — five
-/// vector operations, ``bisectionStep(_:_:_:_:_:_:)``) bracket the root, and 2 Newton steps in `s`, each clamped into the bracket, converge.
+/// vector operations, ``bisectionStep(_:_:_:_:_:_:)``) bracket the root, and 2 Newton steps in
+/// `s`, each clamped into the bracket, converge.
 ///
 /// Why `s = t²`: curves with `x1 ≈ 0` rise like `y ∝ √x` at the start (`x′(0) = 0`). A uniform
 /// bisection leaves such a root deep inside its first cell, where Newton only halves the error per
