@@ -221,7 +221,7 @@ class TrackBatch {
                     while block < blocks.upperBound {
                         let n = min(4, blocks.upperBound - block), i = block * 16
                         for k in 0..<n {
-                            // The curve columns and state bytes ahead, like the timing kernel's columns.
+                            // The curve columns ahead, like the timing kernel's own columns.
                             let ahead = i + 16 * k + TimingKernel.prefetchDistance
                             animation_prefetch(curves.x1 + ahead)
                             animation_prefetch(curves.y1 + ahead)
