@@ -95,8 +95,7 @@ final class SpringBatch: TrackBatch {
         let width = self.width, regime = self.regime
         evaluateCurved(blocks: blocks, time: time, nodeTimes: nodeTimes) { i, timing, f in
             let ahead = i + TimingKernel.prefetchDistance
-            animation_prefetch(duration + ahead)
-            animation_prefetch(duration + ahead + 8)
+            prefetchBlock(duration, at: ahead)
             animation_prefetch(rate + ahead)
             animation_prefetch(frequency + ahead)
             animation_prefetch(coefficient + ahead)
