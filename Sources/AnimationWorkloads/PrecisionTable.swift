@@ -38,15 +38,25 @@ public enum PrecisionTable {
     }
 
     /// The largest absolute difference between two values' components (NaN against NaN counts as
-    /// equal; different kinds as infinitely far apart).
+    /// equal; different kinds as infinitely far apart). An infinity against a finite value beyond
+    /// Float's range (±3.4e38) of the same sign counts as equal: the SIMD engine holds values in
+    /// Float, where such a value saturates to the infinity of its sign.
     public static func maxDifference(_ a: AnimationValue, _ b: AnimationValue) -> Double {
         guard a.kind == b.kind else { return .infinity }
         var worst = 0.0
         for (p, q) in zip(a.components, b.components) {
             if p.isNaN && q.isNaN { continue }
             if p == q { continue }
+            if saturates(p, q) || saturates(q, p) { continue }
             worst = max(worst, p.isNaN || q.isNaN ? .infinity : abs(p - q))
         }
         return worst
+    }
+
+    /// Whether `infinite` is the Float saturation of `finite`: an infinity of the same sign as a
+    /// finite value beyond Float's largest.
+    static func saturates(_ infinite: Double, _ finite: Double) -> Bool {
+        infinite.isInfinite && finite.isFinite && abs(finite) > Double(Float.greatestFiniteMagnitude)
+            && (infinite > 0) == (finite > 0)
     }
 }

@@ -25,8 +25,19 @@ public struct RandomAnimations {
     /// The generator (the same seed gives the same animations).
     public var rng: SplitMix64
 
+    /// When true, every timing drawn is plain — speed 1, no time offset — and everything else
+    /// stays random: the timings almost every real animation has, which the batch evaluates
+    /// through its own path (blocks of plain timings skip the speed, offset and wrap steps).
+    public var plainTiming = false
+
     /// A generator seeded with `seed`.
     public init(seed: UInt64) { rng = SplitMix64(seed: seed) }
+
+    /// A generator seeded with `seed` whose timings are all plain when `plainTiming` is true.
+    public init(seed: UInt64, plainTiming: Bool) {
+        self.init(seed: seed)
+        self.plainTiming = plainTiming
+    }
 
     /// The properties a random layer has, with their kinds.
     public static let properties: [(name: String, kind: ValueKind)] = [
@@ -45,13 +56,14 @@ public struct RandomAnimations {
     // MARK: Pieces
 
     /// Random timing: begin times and durations on the 1/16 s grid, speeds (0 and negative included),
-    /// offsets, repeats, autoreverse, fill modes.
+    /// offsets, repeats, autoreverse, fill modes (speed 1 and no offset when ``plainTiming``).
     public mutating func timing() -> MediaTiming {
         var t = MediaTiming()
         t.beginTime = pick([0, 0, 0.25, 0.5, 1, -0.5, 1.5])
         t.duration = pick([0, 0.25, 0.5, 0.75, 1, 1, 1.5, 2])
         t.speed = pick([1, 1, 1, 1, 2, 0.5, -1, 0])
         t.timeOffset = chance(0.7) ? 0 : pick([0.25, 0.5, -0.25, 1])
+        if plainTiming { (t.speed, t.timeOffset) = (1, 0) }
         if chance(0.1) {
             t.repeatDuration = pick([0.75, 1.25, 2.5])
         } else {

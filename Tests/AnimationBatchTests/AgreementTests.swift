@@ -21,8 +21,8 @@ struct Scene {
     let store = TrackStore()
     var handles: [[AnimationHandle]] = []
 
-    init(seed: UInt64, layers count: Int) throws {
-        var random = RandomAnimations(seed: seed)
+    init(seed: UInt64, layers count: Int, plainTiming: Bool = false) throws {
+        var random = RandomAnimations(seed: seed, plainTiming: plainTiming)
         layers = (0..<count).map { random.layer(LayerID(UInt64($0 + 1))) }
         for layer in layers {
             for (property, value) in layer.model { try store.setModelValue(value, layer: layer.layer, property: property) }
@@ -86,8 +86,20 @@ func referenceEvents(_ scene: Scene, previous: inout [AnimationHandle: TimingPha
 struct AgreementTests {
     @Test("randomised agreement: every kind, value type, timing option and mode, at boundaries and random times")
     func randomisedAgreement() throws {
-        let layerCount = TestScale.count(debug: 150, release: 5_000)
-        let scene = try Scene(seed: 0xA11CE, layers: layerCount)
+        let scene = try Scene(seed: 0xA11CE, layers: TestScale.count(debug: 150, release: 5_000))
+        try checkAgreement(scene, minimumAnimations: TestScale.count(debug: 150, release: 10_000))
+    }
+
+    /// With random timings almost no block of 16 tracks has only plain timings (speed 1, no offset),
+    /// so those blocks' own path gets its own scene.
+    @Test("randomised agreement with plain timings only (the kernel's plain-block path)")
+    func randomisedAgreementPlainTimings() throws {
+        let scene = try Scene(seed: 0x9A1B, layers: TestScale.count(debug: 100, release: 2_500), plainTiming: true)
+        try checkAgreement(scene, minimumAnimations: TestScale.count(debug: 100, release: 4_000))
+    }
+
+    /// Every value and event of `scene` against the reference, at the boundary and random times.
+    func checkAgreement(_ scene: Scene, minimumAnimations: Int) throws {
         let times = Scene.frameTimes(seed: 7, random: TestScale.count(debug: 20, release: 40), boundaries: true)
         let evaluator = FrameEvaluator(store: scene.store)
         var checked = 0, nearJumps = 0
@@ -126,7 +138,54 @@ struct AgreementTests {
         let animations = scene.layers.reduce(0) { $0 + $1.animations.count }
         print("agreement: \(animations) animations (\(scene.store.trackCount) tracks) × \(times.count) times: \(checked) values checked, worst error \(worstRatio) of the tolerance, \(nearJumps) at jumps; events compared on \(eventFrames) frames")
         #expect(failures.isEmpty, "\(failures.count) failures; the first: \(failures.prefix(8).joined(separator: "\n"))")
-        #expect(animations >= TestScale.count(debug: 150, release: 10_000))
+        #expect(animations >= minimumAnimations)
+    }
+
+    @Test("plain-timing blocks give the general path's bits")
+    func plainBlocksMatchTheGeneralPath() throws {
+        // The same plain-timed animations in two stores: alone (their blocks all plain, the fast
+        // path) and mixed with other timings (most of their blocks take the general path).
+        var random = RandomAnimations(seed: 0x51A1, plainTiming: true)
+        var others = RandomAnimations(seed: 0x0E5)
+        let layers = (0..<TestScale.count(debug: 90, release: 1_500)).map { random.layer(LayerID(UInt64($0 + 1))) }
+        let alone = TrackStore(), mixed = TrackStore()
+        var sameAnimation: [AnimationHandle: AnimationHandle] = [:]   // mixed store's handle → alone's
+        for (k, layer) in layers.enumerated() {
+            for (property, value) in layer.model {
+                try alone.setModelValue(value, layer: layer.layer, property: property)
+                try mixed.setModelValue(value, layer: layer.layer, property: property)
+            }
+            for animation in layer.animations {
+                let handle = try alone.add(animation, layer: layer.layer)
+                sameAnimation[try mixed.add(animation, layer: layer.layer)] = handle
+            }
+            if k % 2 == 0 {
+                let other = others.layer(LayerID(UInt64(1_000_000 + k)))
+                for (property, value) in other.model { try mixed.setModelValue(value, layer: other.layer, property: property) }
+                for animation in other.animations { _ = try mixed.add(animation, layer: other.layer) }
+            }
+        }
+        let fast = FrameEvaluator(store: alone), general = FrameEvaluator(store: mixed)
+        var compared = 0, mismatches: [String] = []
+        for t in Scene.frameTimes(seed: 3, random: 10, boundaries: true) + [.nan, .infinity, -.infinity, -0.0] {
+            fast.evaluate(at: t)
+            general.evaluate(at: t)
+            for layer in layers {
+                for property in layer.model.keys {
+                    let a = fast.value(layer: layer.layer, property: property)?.components.map(\.bitPattern)
+                    let b = general.value(layer: layer.layer, property: property)?.components.map(\.bitPattern)
+                    if a == nil || a != b { mismatches.append("\(layer.layer) \(property) at t = \(t)") }
+                    compared += 1
+                }
+            }
+            // The same events too (the other layers' animations left out).
+            let mapped = general.events.compactMap { e in
+                sameAnimation[e.animation].map { AnimationEvent(animation: $0, kind: e.kind, outcome: e.outcome) }
+            }
+            if Set(mapped) != Set(fast.events) { mismatches.append("events at t = \(t)") }
+        }
+        #expect(mismatches.isEmpty, "\(mismatches.count) differences; the first: \(mismatches.prefix(5))")
+        #expect(compared >= layers.count * RandomAnimations.properties.count)
     }
 
     @Test("bit-identical outputs for 1, 2 and 8 chunks, on one thread and on all cores")

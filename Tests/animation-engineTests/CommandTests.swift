@@ -39,13 +39,18 @@ func run(_ arguments: [String]) throws -> Run {
                error: String(decoding: errData, as: UTF8.self))
 }
 
-/// A scene file in a fresh temporary directory.
+/// A scene file in a fresh temporary directory (remove it with ``removeSceneDirectory(_:)``).
 func sceneFile(_ text: String) throws -> URL {
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent("animation-engine-tests-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     let url = directory.appendingPathComponent("scene.json")
     try text.write(to: url, atomically: true, encoding: .utf8)
     return url
+}
+
+/// Removes the temporary directory of a scene file from ``sceneFile(_:)`` and everything in it.
+func removeSceneDirectory(_ url: URL) {
+    try? FileManager.default.removeItem(at: url.deletingLastPathComponent())
 }
 
 @Suite("animation-engine command")
@@ -94,7 +99,9 @@ struct CommandTests {
               (#"{"layers": [{"id": "a", }]}"#, "malformed JSON at line 1"),
           ])
     func badScene(text: String, expected: String) throws {
-        let result = try run(["evaluate", try sceneFile(text).path, "--times", "0"])
+        let scene = try sceneFile(text)
+        defer { removeSceneDirectory(scene) }
+        let result = try run(["evaluate", scene.path, "--times", "0"])
         #expect(result.status == 2)
         #expect(result.output.isEmpty)
         #expect(result.error.contains(expected), "\(result.error)")
@@ -122,7 +129,9 @@ struct CommandTests {
 
     @Test("render: one frame to a file; a sequence with index.html; a failure leaves the old file intact")
     func render() throws {
-        let directory = try sceneFile("{}").deletingLastPathComponent()
+        let placeholder = try sceneFile("{}")
+        defer { removeSceneDirectory(placeholder) }
+        let directory = placeholder.deletingLastPathComponent()
         let frame = directory.appendingPathComponent("frame.svg")
         let scene = examples.appendingPathComponent("stroke.json").path
         #expect(try run(["render", scene, "--at", "1", "-o", frame.path]).status == 0)
@@ -130,6 +139,7 @@ struct CommandTests {
         #expect(svg.hasPrefix("<svg") && svg.contains(#"id="squiggle""#))
 
         let bad = try sceneFile(#"{"layers": [{"id": "a", "properties": {"opacity": "high"}}]}"#)
+        defer { removeSceneDirectory(bad) }
         let failed = try run(["render", bad.path, "--at", "1", "-o", frame.path])
         #expect(failed.status == 2)
         #expect(try String(contentsOf: frame, encoding: .utf8) == svg, "the earlier output is untouched")

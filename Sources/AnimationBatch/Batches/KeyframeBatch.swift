@@ -387,7 +387,7 @@ final class KeyframeBatch: TrackBatch {
             animation_prefetch(columns.curve.x2 + dense)
             animation_prefetch(columns.curve.y2 + dense)
             let stale = (timing.weight .> 0) .& ((p .< load16(validFrom, i)) .| .!(p .< load16(validUntil, i)))
-            if any(stale) {
+            if anyLane(stale) {
                 for lane in 0..<16 where stale[lane] { columns.prefetch(i + lane) }
             }
             if let (t, q, b) = pending { finish(block: b, timing: t, progress: q, columns) }
@@ -410,7 +410,7 @@ final class KeyframeBatch: TrackBatch {
         // The cached segments, checked in SIMD; lanes that left theirs (and contribute) refresh.
         let live = timing.weight .> 0
         let stale = live .& ((p .< load16(validFrom, i)) .| .!(p .< load16(validUntil, i)))
-        if any(stale) {
+        if anyLane(stale) {
             for lane in 0..<16 where stale[lane] { columns.refresh(i + lane, progress: p[lane]) }
         }
 

@@ -6,8 +6,9 @@ import CKernelSupport
 ///
 /// **Kernel.** Timing in SIMD (paced modes ignore timing functions), then "the point at fraction f
 /// of the length" as an index and a lerp into the track's ``ArcLengthTable`` (evenly spaced in
-/// length, shared by every track on the same path), plus the cumulative term and the exclusive
-/// fallback.
+/// length, shared by every track on the same path): the indices in SIMD, the interval's two
+/// points gathered (four 16-lane gathers with AVX-512, `animation_gather`; a loop of loads in
+/// portable builds), plus the cumulative term and the exclusive fallback.
 ///
 /// **Error bound.** The table is built to a rigorous bound of 2e-4 of the path's length (its
 /// ``ArcLengthTable/maximumError``), inside the precision table's 1e-3 · length. Tracks with a
@@ -16,8 +17,9 @@ import CKernelSupport
 /// over a sample interval.
 ///
 /// **Speed.** W2's paced path family (arcs and curves) at 200,000 tracks, native build: 23.3 ns per
-/// track on one thread, 12.2 ns on two (frame p50, perf-reports/2026-11-22-a11f4e5/families-native.txt);
-/// the table lookups are per lane (Swift cannot gather).
+/// track on one thread, 12.2 ns on two (frame p50, perf-reports/2026-11-22-a11f4e5/families-native.txt)
+/// with the lookups lane by lane; gathering them cut the family's frame by about a quarter (paired
+/// runs on the two cores, 8,192 tracks).
 final class PathBatch: TrackBatch {
     let cumulativeDelta: VectorColumns
     let tableOffset = Column<Int32>(fill: 0)
@@ -111,17 +113,18 @@ final class PathBatch: TrackBatch {
                 animation_prefetch(out.base[c] + ahead)
             }
             let f = narrow(timing.progressLow, timing.progressHigh)   // §5.5: paced ignores timing functions
-            var x = SIMD16<Float>(repeating: 0), y = x
-            for lane in 0..<16 {
-                let t = i + lane
-                let m = Int(sampleCount[t])
-                let position = f[lane] * Float(m - 1)
-                let k = min(Int(position), m - 2)
-                let w = position - Float(k)
-                let s = tables + (Int(tableOffset[t]) + k) * 2
-                x[lane] = s[0] + (s[2] - s[0]) * w
-                y[lane] = s[1] + (s[3] - s[1]) * w
-            }
+            // Sample k = ⌊f·(m − 1)⌋ (at most m − 2) and the weight within its interval, in SIMD;
+            // the four coordinates of the interval's ends are gathered (f is in [0, 1]: the
+            // timing stage clamps it, and gives 0 to tracks that show nothing).
+            let m = SIMDMath.float(load16(sampleCount, i))
+            let position = f * (m - 1)
+            var sample = position.rounded(.down)
+            sample.replace(with: m - 2, where: sample .> m - 2)
+            let w = position - sample
+            let index = (load16(tableOffset, i) &+ SIMDMath.roundToInt(sample)) &* SIMD16<Int32>(repeating: 2)
+            let x0 = animation_gather(tables, index), y0 = animation_gather(tables + 1, index)
+            let x = x0 + (animation_gather(tables + 2, index) - x0) * w
+            let y = y0 + (animation_gather(tables + 3, index) - y0) * w
             if anyRotating {
                 // Borrowed in place: binding `rotating[t]` to a local would copy the whole
                 // animation (a memmove and retains per lane).

@@ -26,7 +26,9 @@ enum SpringRegime: Int, Sendable, Hashable {
 /// ζ → 1), `y = 1 − x`, and `v = from + Δ·(y + k·cumulative)`.
 ///
 /// **Error bound.** ≤ 1e-4 · |to − from| against the reference (precision table), checked by the
-/// randomised agreement tests; Float transcendental functions contribute ≤ 2e-7 relative.
+/// randomised agreement tests; Float transcendental functions contribute ≤ 2e-7 relative. Values
+/// beyond Float's range (an overdamped spring at a negative time, reached through a timing curve
+/// that dips below 0, grows like e^{(ζω0 + ωo)|t|}) come out as the infinity of their sign.
 ///
 /// **Speed.** W2's spring family at 200,000 tracks, native build: 8.7 ns per track on one thread,
 /// 7.5 ns on two (frame p50, perf-reports/2026-11-22-a11f4e5/families-native.txt).
@@ -113,7 +115,13 @@ final class SpringBatch: TrackBatch {
                 let fast = SIMDMath.exp(-(w + a) * t), slow = SIMDMath.exp((w - a) * t)
                 let twice = 2 * w * t
                 let sinhOverW = (fast * SIMDMath.expm1(twice) / (2 * w)).replacing(with: slow / (2 * w), where: twice .> 80)
-                x = 0.5 * (slow + fast) + c * sinhOverW
+                // At negative times (curves whose y dips below 0 warp time backwards) both terms
+                // can overflow Float: ∞ − ∞ is NaN. The dominant term, e^{(ζω0 + ωo)|t|}·(1 − c/ωo)/2,
+                // gives the sign of the saturated value (the precision table counts ±∞ as matching
+                // a reference value beyond Float's range).
+                let sum = 0.5 * (slow + fast) + c * sinhOverW
+                let infinity = SIMD16<Float>(repeating: .infinity)
+                x = sum.replacing(with: infinity.replacing(with: -infinity, where: w .< c), where: sum .!= sum)
             }
             let amount = (1 - x) + timing.iteration * timing.bit(CompiledTiming.cumulative)
             let add = timing.bit(CompiledTiming.addsBase)

@@ -55,9 +55,10 @@ enum TrackState {
 /// A dense struct-of-arrays batch of tracks that share one kernel (design.md, "Struct of arrays,
 /// grouped by kernel"). Subclasses add their kind's columns and the value stage.
 ///
-/// Per track a frame streams six Doubles of timing, a flag byte, four Floats of curve, one state
-/// byte (read and written), the kind's values, the model fallback and the output — 83 bytes for a
-/// basic animation of a number (AnimationBatch's perf-report gives the measured frame times).
+/// Per track a frame streams six Doubles of timing (four in blocks of plain timings, which skip
+/// speed and offset), a flag byte and a plain-timing byte, four Floats of curve, one state byte
+/// (read and written), the kind's values, the model fallback and the output — 68 bytes for a basic
+/// animation of a number with plain timing (AnimationBatch's perf-report gives the frame times).
 ///
 /// Removal swaps the last track into the hole, so columns stay dense; the store updates the moved
 /// track's handle. Every column's capacity is a multiple of 16 and lanes past `count` hold benign
@@ -80,6 +81,8 @@ class TrackBatch {
     let cycles = Column<Double>(fill: 1)
     let flags = Column<UInt8>(fill: 0)
     let group = Column<Int32>(fill: -1)
+    /// 1 where the timing is plain (``CompiledTiming/isPlain``; padding lanes are).
+    let plain = Column<UInt8>(fill: 1)
     let curves = CurveStorage()
     let state = Column<UInt8>(fill: TrackState.neverEvaluated)
 
@@ -97,7 +100,8 @@ class TrackBatch {
 
     var timingKernel: TimingKernel {
         TimingKernel(beginTime: beginTime.base, speed: speed.base, timeOffset: timeOffset.base, duration: duration.base,
-                     activeDuration: activeDuration.base, cycles: cycles.base, flags: flags.base, group: group.base)
+                     activeDuration: activeDuration.base, cycles: cycles.base, flags: flags.base, group: group.base,
+                     plain: plain.base)
     }
 
     /// Blocks of 16 covering the tracks.
@@ -121,6 +125,7 @@ class TrackBatch {
         for c in doubleColumns { c.reserve(needed, count: n) }
         flags.reserve(needed, count: n)
         group.reserve(needed, count: n)
+        plain.reserve(needed, count: n)
         curves.reserve(needed, count: n)
         state.reserve(needed, count: n)
         outputs.reserve(needed, count: n)
@@ -150,6 +155,7 @@ class TrackBatch {
         cycles[i] = t.cycles
         flags[i] = t.flags | (flags[i] & ~CompiledTiming.timingMask)
         group[i] = t.group
+        plain[i] = t.isPlain ? 1 : 0
         curves.set(i, curve)
     }
 
@@ -170,6 +176,7 @@ class TrackBatch {
             for c in doubleColumns { c[i] = c[last] }
             flags[i] = flags[last]
             group[i] = group[last]
+            plain[i] = plain[last]
             curves.move(last, to: i)
             state[i] = state[last]
             outputs.move(last, to: i)

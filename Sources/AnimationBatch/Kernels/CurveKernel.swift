@@ -184,7 +184,7 @@ enum CurveKernel {
     static func evaluate(_ r: SIMD16<Float>, mirrored u: SIMD16<Float>, mirror: SIMDMask<SIMD16<Int32>>,
                          x1: SIMD16<Float>, y1: SIMD16<Float>, x2: SIMD16<Float>, y2: SIMD16<Float>) -> SIMD16<Float> {
         let linear = (x1 .== y1) .& (x2 .== y2)
-        if all(linear) { return r }
+        if allLanes(linear) { return r }
         let (ax, bx, cx) = coefficients(x1.replacing(with: 1 - x2, where: mirror), x2.replacing(with: 1 - x1, where: mirror))
         let s = solve(u, ax, bx, cx)
         return finish(s, r, u, mirror, linear: linear, y1: y1, y2: y2)
@@ -211,7 +211,7 @@ enum CurveKernel {
                        timing.progressHigh.replacing(with: one - timing.progressHigh, where: mirrorHigh))
         let mirror = narrow(zero.replacing(with: one, where: mirrorLow), zero.replacing(with: one, where: mirrorHigh)) .> 0
         var y = evaluate(p, mirrored: u, mirror: mirror, x1: load16(c.x1, i), y1: load16(c.y1, i), x2: load16(c.x2, i), y2: load16(c.y2, i))
-        if any(y .!= y) { y = c.patched(y, block: i, progress: timing.progressLow, timing.progressHigh) }
+        if anyLane(y .!= y) { y = c.patched(y, block: i, progress: timing.progressLow, timing.progressHigh) }
         return y
     }
 
@@ -229,7 +229,7 @@ enum CurveKernel {
         let mirror = r .> 0.5
         var y = evaluate(r, mirrored: r.replacing(with: 1 - r, where: mirror), mirror: mirror,
                          x1: load16(c.x1, i), y1: load16(c.y1, i), x2: load16(c.x2, i), y2: load16(c.y2, i))
-        if any(y .!= y) { y = c.patched(y, block: i, inputs: r) }
+        if anyLane(y .!= y) { y = c.patched(y, block: i, inputs: r) }
         return y
     }
 
@@ -288,7 +288,7 @@ enum CurveKernel {
         @inline(__always) func isLinear(_ b: Int) -> SIMDMask<SIMD16<Int32>> {
             (load16(c.x1, b) .== load16(c.y1, b)) .& (load16(c.x2, b) .== load16(c.y2, b))
         }
-        if all(isLinear(i) .& isLinear(i + 16) .& isLinear(i + 32) .& isLinear(i + 48)) {
+        if allLanes(isLinear(i) .& isLinear(i + 16) .& isLinear(i + 32) .& isLinear(i + 48)) {
             outputs.update(from: scratch, count: 64)
             return
         }
@@ -362,7 +362,7 @@ enum CurveKernel {
         evaluate4(scratch, curves: c, block: i, outputs: outputs + i)
         for b in stride(from: i, to: i + 64, by: 16) {
             let y = load16(outputs, b)
-            if any(y .!= y) { store16(c.patched(y, block: b, inputs: clamp(load16(x, b))), outputs, b) }
+            if anyLane(y .!= y) { store16(c.patched(y, block: b, inputs: clamp(load16(x, b))), outputs, b) }
         }
     }
 
@@ -380,7 +380,7 @@ enum CurveKernel {
         evaluate4(scratch, curves: c, block: i, outputs: outputs)
         for k in 0..<4 {
             let y = load16(outputs, 16 * k)
-            if any(y .!= y) {
+            if anyLane(y .!= y) {
                 store16(c.patched(y, block: i + 16 * k, progress: timings[k].progressLow, timings[k].progressHigh), outputs, 16 * k)
             }
         }

@@ -1,3 +1,5 @@
+import CKernelSupport
+
 /// Elementary functions on `SIMD16<Float>`, branch-free: Swift has no vector `exp`/`sin`, and the
 /// scalar ones called lane by lane are what makes naive SIMD code slower than scalar
 /// (performance-notes.md). Range reduction by Cody–Waite constant splits; Taylor polynomials on
@@ -95,4 +97,15 @@ enum SIMDMath {
         cosine.replace(with: -cosine, where: (q .> 0.5) .& (q .< 2.5))
         return (sine, cosine)
     }
+}
+
+/// Whether any lane of `mask` is set — `any(_:)` without the standard library's out-of-line
+/// reduction (see `animation_any`).
+@inline(__always) func anyLane(_ mask: SIMDMask<SIMD16<Int32>>) -> Bool {
+    animation_any(unsafeBitCast(mask, to: SIMD16<Int32>.self)) != 0
+}
+
+/// Whether every lane of `mask` is set — `all(_:)` without the out-of-line reduction.
+@inline(__always) func allLanes(_ mask: SIMDMask<SIMD16<Int32>>) -> Bool {
+    animation_all(unsafeBitCast(mask, to: SIMD16<Int32>.self)) != 0
 }

@@ -54,6 +54,12 @@ struct CompiledTiming: Sendable {
         self.group = group
     }
 
+    /// Plain timing: speed 1, no time offset, a positive active duration — almost every animation.
+    /// The kernel evaluates a block whose tracks are all plain without the speed and offset
+    /// columns, the reversed-playback cases or the wrap (``TimingKernel``), bit for bit as the
+    /// general path would.
+    var isPlain: Bool { speed == 1 && timeOffset == 0 && activeDuration > 0 }
+
     /// A padding lane: a timing that never contributes (it begins at +∞ and never fills), harmlessly.
     static let padding: CompiledTiming = {
         var t = CompiledTiming(MediaTiming(duration: 1), topLevel: false, removedOnCompletion: false, group: -1)
@@ -99,14 +105,21 @@ struct TimingBlock {
 /// by the sign of the speed; the raw local time (`e + timeOffset`, or the fill time); the wrap into
 /// `[0, AD)` or `(0, AD]` as `x − AD·⌊x/AD⌋` (exact to an ulp of `x`, against the reference's
 /// `fmod`); the fold `k = ⌊t/P⌋`, `u = t − kP`, the end-inclusive state at `t = AD`, the
-/// autoreverse mirror, `p = u/d`. Everything is branch-free: differences between tracks are data
-/// (flags, durations), selected with masks.
+/// autoreverse mirror, `p = u/d`. Everything is branch-free within a block: differences between
+/// tracks are data (flags, durations), selected with masks.
+///
+/// **Plain blocks.** Almost every animation has speed 1 and no time offset (``CompiledTiming/isPlain``,
+/// one byte per track). A block whose 16 tracks are all plain skips the speed and offset columns,
+/// the reversed-playback cases and the wrap (its local time is already in range), and gives the
+/// same bits as the general path — a test evaluates the same animations in plain blocks and in
+/// mixed ones and compares every output and event. Other blocks take the general fold, out of line.
 ///
 /// **Error bound.** Phases agree with the reference exactly (the same comparisons on the same
 /// Double values); progress agrees to a few Double ulps of the local time.
 ///
-/// **Speed.** About 175 instructions per 8 lanes with AVX2 (callgrind); its loads wait on memory
-/// unless prefetched (``prefetchDistance``); see perf-reports.
+/// **Speed.** About 175 instructions per 8 lanes with AVX2 for the general fold (callgrind); its
+/// loads wait on memory unless prefetched (``prefetchDistance``). The plain path cut W2's frames
+/// (all plain) by 12–33 % per family in paired runs on the two cores; see perf-reports.
 struct TimingKernel {
     let beginTime: UnsafeMutablePointer<Double>
     let speed: UnsafeMutablePointer<Double>
@@ -116,6 +129,8 @@ struct TimingKernel {
     let cycles: UnsafeMutablePointer<Double>
     let flags: UnsafeMutablePointer<UInt8>
     let group: UnsafeMutablePointer<Int32>
+    /// 1 where the track's timing is plain (``CompiledTiming/isPlain``), else 0.
+    let plain: UnsafeMutablePointer<UInt8>
 
     /// How far ahead (in tracks) the kernels prefetch the columns they stream: 256 tracks, 2 KiB of
     /// a Double column. A frame streams 20 to 30 columns at once, more than the hardware
@@ -138,22 +153,30 @@ struct TimingKernel {
         // The Double columns of the block `prefetchDistance` tracks ahead (two lines each).
         let ahead = i + Self.prefetchDistance
         prefetchBlock(beginTime, at: ahead)
-        prefetchBlock(speed, at: ahead)
-        prefetchBlock(timeOffset, at: ahead)
         prefetchBlock(duration, at: ahead)
         prefetchBlock(activeDuration, at: ahead)
         prefetchBlock(cycles, at: ahead)
+        // A block of plain timings never reads its speed and offset columns; they are prefetched
+        // while the blocks are not plain (neighbouring blocks tend to be alike).
+        let plainBlock = allLanes(SIMDMath.float(load16(plain, i)) .> 0)
+        animation_prefetch(plain + ahead)
+        if !plainBlock {
+            prefetchBlock(speed, at: ahead)
+            prefetchBlock(timeOffset, at: ahead)
+        }
         let flagBytes = load16(flags, i)
         var tpLow = SIMD8<Double>(repeating: time), tpHigh = tpLow
-        if any(SIMDMath.float(flagBytes & SIMD16<UInt8>(repeating: CompiledTiming.grouped)) .> 0) {
+        if anyLane(SIMDMath.float(flagBytes & SIMD16<UInt8>(repeating: CompiledTiming.grouped)) .> 0) {
             // Tracks inside groups read their group's child time (a scalar gather; groups are rare).
             for lane in 0..<16 where flagBytes[lane] & CompiledTiming.grouped != 0 {
                 let t = nodeTimes[Int(group[i + lane])]
                 if lane < 8 { tpLow[lane] = t } else { tpHigh[lane - 8] = t }
             }
         }
-        let low = Self.fold(tp: tpLow, i, self, widenLow(flagBytes))
-        let high = Self.fold(tp: tpHigh, i + 8, self, widenHigh(flagBytes))
+        let low = plainBlock ? Self.fold(tp: tpLow, i, self, widenLow(flagBytes), plain: true)
+                             : Self.foldGeneral(tp: tpLow, i, self, widenLow(flagBytes))
+        let high = plainBlock ? Self.fold(tp: tpHigh, i + 8, self, widenHigh(flagBytes), plain: true)
+                              : Self.foldGeneral(tp: tpHigh, i + 8, self, widenHigh(flagBytes))
         return TimingBlock(progressLow: low.progress, progressHigh: high.progress,
                            iteration: narrow(low.iteration, high.iteration),
                            weight: narrow(low.weight, high.weight),
@@ -161,12 +184,26 @@ struct TimingKernel {
                            flags: SIMDMath.float(flagBytes))
     }
 
-    @inline(__always)
-    private static func fold(tp: SIMD8<Double>, _ i: Int, _ k: TimingKernel, _ flags: SIMD8<Int64>)
+    /// The general fold, out of line: blocks with a speed other than 1, a time offset or a
+    /// degenerate active duration are rare, and the plain fold inlined twice is the one that matters.
+    @inline(never)
+    private static func foldGeneral(tp: SIMD8<Double>, _ i: Int, _ k: TimingKernel, _ flags: SIMD8<Int64>)
         -> (progress: SIMD8<Double>, iteration: SIMD8<Double>, weight: SIMD8<Double>, phase: SIMD8<Double>) {
-        let b = load8(k.beginTime, i), s = load8(k.speed, i), o = load8(k.timeOffset, i)
-        let d = load8(k.duration, i), ad = load8(k.activeDuration, i), cycles = load8(k.cycles, i)
+        fold(tp: tp, i, k, flags, plain: false)
+    }
+
+    /// The timing of eight lanes. With `plain` (every lane's timing plain: speed 1, offset 0,
+    /// AD > 0) the speed and offset are the constants 1 and 0 — `(tp − b)·1` and `e + 0` are the
+    /// same operations on the same values, so the results are bit-identical — and the wrap is
+    /// skipped: x is then 0 before, `e` in [0, AD) while active and AD after (end-inclusive),
+    /// where the wrap gives x itself.
+    @inline(__always)
+    private static func fold(tp: SIMD8<Double>, _ i: Int, _ k: TimingKernel, _ flags: SIMD8<Int64>, plain: Bool)
+        -> (progress: SIMD8<Double>, iteration: SIMD8<Double>, weight: SIMD8<Double>, phase: SIMD8<Double>) {
         let zeros = SIMD8<Double>(repeating: 0), ones = SIMD8<Double>(repeating: 1)
+        let b = load8(k.beginTime, i)
+        let s = plain ? ones : load8(k.speed, i), o = plain ? zeros : load8(k.timeOffset, i)
+        let d = load8(k.duration, i), ad = load8(k.activeDuration, i), cycles = load8(k.cycles, i)
         // Integer vector operations only with vector operands (see above); written out, not as a
         // local function: a closure here was left uninlined (a call per flag and block, measured).
         let none = SIMD8<Int64>(repeating: 0)
@@ -194,11 +231,14 @@ struct TimingKernel {
 
         // The wrap into the active duration (finite AD only).
         let finite = ad .< .infinity
-        var w = x - (x / ad).rounded(.down) * ad
-        w.replace(with: w + ad, where: w .< 0)
-        w.replace(with: w - ad, where: w .>= ad)
-        w.replace(with: ad, where: endInclusive .& (w .== 0))
-        let t = x.replacing(with: w, where: finite)
+        var t = x
+        if !plain {
+            var w = x - (x / ad).rounded(.down) * ad
+            w.replace(with: w + ad, where: w .< 0)
+            w.replace(with: w - ad, where: w .>= ad)
+            w.replace(with: ad, where: endInclusive .& (w .== 0))
+            t.replace(with: w, where: finite)
+        }
 
         // §2.6 fill, §1.4 removal, and the undefined: NaN parent time, non-finite local time.
         let removed = removedOnCompletion .& after

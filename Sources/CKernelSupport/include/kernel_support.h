@@ -1,7 +1,8 @@
 #ifndef KERNEL_SUPPORT_H
 #define KERNEL_SUPPORT_H
 
-// Small helpers the Swift kernels cannot express: inlined into Swift code by the Clang importer.
+// Small helpers the Swift kernels cannot express (prefetch, gather, mask reductions that stay
+// inline): inlined into Swift code by the Clang importer.
 
 /// Asks the CPU to start loading the cache line at `address` (for reading, low temporal
 /// locality). A hint: never faults, never changes results.
@@ -18,6 +19,40 @@ static inline int animation_has_fma(void) {
     return 1;
 #else
     return 0;
+#endif
+}
+
+/// Sixteen 32-bit lanes (Swift imports the type as `SIMD16<Int32>`).
+typedef int animation_int32x16 __attribute__((ext_vector_type(16)));
+
+/// 1 when any lane of `mask` is nonzero. Swift's `any(_:)` over a `SIMDMask` reduces through the
+/// standard library's generic `min()`, which in large kernels stays an out-of-line call (every
+/// vector register spilled around it); this one is an OR reduction, inlined.
+static inline int animation_any(animation_int32x16 mask) {
+    return __builtin_reduce_or(mask) != 0;
+}
+
+/// 1 when every lane of `mask` is nonzero (mask lanes are 0 or −1).
+static inline int animation_all(animation_int32x16 mask) {
+    return __builtin_reduce_and(mask) != 0;
+}
+
+/// Sixteen Floats (Swift imports the type as `SIMD16<Float>`).
+typedef float animation_float32x16 __attribute__((ext_vector_type(16)));
+
+typedef float animation_v16sf __attribute__((__vector_size__(64)));
+typedef int animation_v16si __attribute__((__vector_size__(64)));
+
+/// `base[index[k]]` for each of the sixteen lanes: one gather instruction with AVX-512, a loop of
+/// loads without (Swift has no gather). Every index must address a readable Float.
+static inline animation_float32x16 animation_gather(const float *base, animation_int32x16 index) {
+#if defined(__AVX512F__)
+    return (animation_float32x16)__builtin_ia32_gathersiv16sf((animation_v16sf){0}, base, (animation_v16si)index,
+                                                              (unsigned short)0xFFFF, 4);
+#else
+    animation_float32x16 result;
+    for (int k = 0; k < 16; k++) result[k] = base[index[k]];
+    return result;
 #endif
 }
 
