@@ -14,8 +14,9 @@ import CKernelSupport
 /// kernel's 2e-5): the randomised agreement tests check it.
 ///
 /// **Speed.** W2's basic families at 200,000 tracks, native build, frame p50 per track on one / two
-/// threads: numbers 13.0 / 7.4 ns, points 10.7 / 7.4 ns, colours 14.0 / 8.1 ns
-/// (perf-reports/2026-11-22-a11f4e5/families-native.txt; this machine varies ±30 % run to run).
+/// threads: numbers 9.3 / 5.3 ns, points 9.8 / 6.3 ns, colours 11.5 / 6.4 ns
+/// (perf-reports/2026-11-22-d9b9952/families-native.txt, plain timings; 13.0 / 7.4, 10.7 / 7.4 and
+/// 14.0 / 8.1 ns before the plain-timing path; this machine varies ±30 % run to run).
 final class BasicBatch: TrackBatch {
     let start: VectorColumns
     let delta: VectorColumns

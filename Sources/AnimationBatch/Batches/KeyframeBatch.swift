@@ -43,9 +43,10 @@ struct CompiledKeyframes {
 /// of progress (6e-8 of the duration) away from the reference's Double decision.
 ///
 /// **Speed.** W2's keyframe family (8 keys, linear / cubic / discrete) at 200,000 tracks, native
-/// build: 32.7 ns per track on one thread, 17.3 ns on two (frame p50,
-/// perf-reports/2026-11-22-a11f4e5/families-native.txt; 56 / 30.5 ns before the dense columns were
-/// prefetched): the slowest family, bound by the refreshes' scattered record reads.
+/// build: 27.5 ns per track on one thread, 16.2 ns on two (frame p50,
+/// perf-reports/2026-11-22-d9b9952/families-native.txt; 32.7 / 17.3 ns before the plain-timing
+/// path, 56 / 30.5 ns before the dense columns were prefetched): the slowest family, bound by the
+/// refreshes' scattered record reads.
 final class KeyframeBatch: TrackBatch {
     let cumulativeDelta: VectorColumns
     /// Where the track's record starts in `records` (floats).

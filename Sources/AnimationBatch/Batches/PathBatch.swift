@@ -16,10 +16,9 @@ import CKernelSupport
 /// its fall-backs at corners and cusps): a lerp of tabulated angles would smooth a corner's jump
 /// over a sample interval.
 ///
-/// **Speed.** W2's paced path family (arcs and curves) at 200,000 tracks, native build: 23.3 ns per
-/// track on one thread, 12.2 ns on two (frame p50, perf-reports/2026-11-22-a11f4e5/families-native.txt)
-/// with the lookups lane by lane; gathering them cut the family's frame by about a quarter (paired
-/// runs on the two cores, 8,192 tracks).
+/// **Speed.** W2's paced path family (arcs and curves) at 200,000 tracks, native build: 13.2 ns per
+/// track on one thread, 9.2 ns on two (frame p50, perf-reports/2026-11-22-d9b9952/families-native.txt);
+/// 23.3 / 12.2 ns with the lookups lane by lane and the general timing path (a11f4e5).
 final class PathBatch: TrackBatch {
     let cumulativeDelta: VectorColumns
     let tableOffset = Column<Int32>(fill: 0)
