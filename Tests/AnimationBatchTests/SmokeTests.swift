@@ -25,7 +25,7 @@ struct SmokeTests {
         }
     }
 
-    @Test("values beyond Float's range saturate to the infinity of their sign, never NaN")
+    @Test("an overdamped spring past Float's range saturates to the infinity of its sign, never NaN")
     func beyondFloatRangeSaturates() throws {
         // An overdamped spring whose timing curve dips below 0 runs backwards in time, where it
         // grows like e^{(ζω0 + ωo)|t|}: the reference's Double values pass 3.4e38 mid-animation.

@@ -40,6 +40,7 @@ static inline int animation_all(animation_int32x16 mask) {
 /// Sixteen Floats (Swift imports the type as `SIMD16<Float>`).
 typedef float animation_float32x16 __attribute__((ext_vector_type(16)));
 
+/// The vector types of Clang's AVX-512 gather built-in (same bits as the two types above).
 typedef float animation_v16sf __attribute__((__vector_size__(64)));
 typedef int animation_v16si __attribute__((__vector_size__(64)));
 
