@@ -1,5 +1,4 @@
 import AnimationCore
-import CKernelSupport
 
 /// Basic animations of 1-, 2- or 4-component values (numbers, points, sizes, rectangles, colours):
 /// `CABasicAnimation` as columns.
@@ -53,15 +52,7 @@ final class BasicBatch: TrackBatch {
         let start = self.start.pointers, delta = self.delta.pointers
         let width = self.width
         evaluateCurved(blocks: blocks, time: time, nodeTimes: nodeTimes) { i, timing, f in
-            let amount = f + timing.iteration * timing.bit(CompiledTiming.cumulative)
-            let add = timing.bit(CompiledTiming.addsBase)
-            for c in 0..<width {
-                animation_prefetch(start[c] + i + TimingKernel.prefetchDistance)
-                animation_prefetch(delta[c] + i + TimingKernel.prefetchDistance)
-                animation_prefetch(out.base[c] + i + TimingKernel.prefetchDistance)
-                let v = load16(start[c], i) + load16(delta[c], i) * amount
-                out.store(v, component: c, weight: timing.weight, addsBase: add, block: i)
-            }
+            out.storeInterpolated(start: start, delta: delta, fraction: f, timing: timing, width: width, block: i)
         }
     }
 }

@@ -125,15 +125,7 @@ final class SpringBatch: TrackBatch {
                 let infinity = SIMD16<Float>(repeating: .infinity)
                 x = sum.replacing(with: infinity.replacing(with: -infinity, where: w .< c), where: sum .!= sum)
             }
-            let amount = (1 - x) + timing.iteration * timing.bit(CompiledTiming.cumulative)
-            let add = timing.bit(CompiledTiming.addsBase)
-            for component in 0..<width {
-                animation_prefetch(start[component] + ahead)
-                animation_prefetch(delta[component] + ahead)
-                animation_prefetch(out.base[component] + ahead)
-                let v = load16(start[component], i) + load16(delta[component], i) * amount
-                out.store(v, component: component, weight: timing.weight, addsBase: add, block: i)
-            }
+            out.storeInterpolated(start: start, delta: delta, fraction: 1 - x, timing: timing, width: width, block: i)
         }
     }
 }

@@ -285,6 +285,24 @@ struct OutputPointers {
     let outputs: UnsafeMutablePointer<UnsafeMutablePointer<Float>>
     let base: UnsafeMutablePointer<UnsafeMutablePointer<Float>>
 
+    /// The value step of basic and spring animations for one block: per component
+    /// `v = start + Δ · (fraction + k · cumulative)` (semantics §4.2, §4.4), then ``store(_:component:weight:addsBase:block:)``;
+    /// the three columns it streams are prefetched ``TimingKernel/prefetchDistance`` tracks ahead.
+    @inline(__always)
+    func storeInterpolated(start: UnsafeMutablePointer<UnsafeMutablePointer<Float>>, delta: UnsafeMutablePointer<UnsafeMutablePointer<Float>>,
+                           fraction: SIMD16<Float>, timing: TimingBlock, width: Int, block i: Int) {
+        let amount = fraction + timing.iteration * timing.bit(CompiledTiming.cumulative)
+        let add = timing.bit(CompiledTiming.addsBase)
+        let ahead = i + TimingKernel.prefetchDistance
+        for c in 0..<width {
+            animation_prefetch(start[c] + ahead)
+            animation_prefetch(delta[c] + ahead)
+            animation_prefetch(base[c] + ahead)
+            let v = load16(start[c], i) + load16(delta[c], i) * amount
+            store(v, component: c, weight: timing.weight, addsBase: add, block: i)
+        }
+    }
+
     /// The final output step for one component: exclusive tracks fall back to their base, and
     /// exclusive additive ones add it (`add` is 1 for those lanes).
     @inline(__always)
