@@ -3,11 +3,12 @@ import AnimationCore
 /// Evaluates a ``TrackStore`` at a time: every output slot's presentation value and the frame's
 /// events (design.md, "Chunks over cores").
 ///
-/// A frame runs four passes: group timing nodes (parents first, scalar; semantics §2.7, §7); the
+/// A frame runs three passes: group timing nodes (parents first, scalar; semantics §2.7, §7); the
 /// kernels over every batch, cut into contiguous chunks of whole 16-track blocks (64-byte aligned,
-/// so no two chunks share a cache line); the composition of composed slots in add order (§8.4);
-/// and the collection of events. Chunks write disjoint ranges, so the results are bit-identical
-/// for any chunk or thread count. Below ``Configuration/parallelThreshold`` tracks one thread runs
+/// so no two chunks share a cache line), each chunk then collecting its tracks' events into its
+/// own region; and the composition of composed slots in add order (§8.4), after which the chunks'
+/// events are put in chunk order. Chunks write disjoint ranges, so the results — values and
+/// events, in the same order — are bit-identical for any chunk or thread count. Below ``Configuration/parallelThreshold`` tracks one thread runs
 /// everything; above it the chunks run on every core through a persistent worker pool (not
 /// `DispatchQueue.concurrentPerform`, which allocates 2–4 blocks per call on Linux, measured: see
 /// `WorkerPool`).
@@ -64,6 +65,15 @@ public final class FrameEvaluator: ParallelJob {
     private var eventStorage: UnsafeMutablePointer<AnimationEvent>
     private var eventCapacity = 0
     private var eventCount = 0
+    /// Where each chunk writes its tracks' events this frame, relative to `trackEventBase` (two
+    /// per track of the chunk: a start and a finish), and how many it wrote.
+    private var chunkEventOffsets: [Int] = []
+    private var chunkEventCounts: UnsafeMutablePointer<Int>
+    /// Events the chunks may write in all (two per track of every chunk).
+    private var trackEventRegion = 0
+    /// The first slot of the chunks' event regions in `eventStorage` this frame (after the
+    /// pending and group events).
+    private var trackEventBase = 0
     /// The time of the last evaluated frame.
     public private(set) var time: Double = .nan
 
@@ -72,9 +82,13 @@ public final class FrameEvaluator: ParallelJob {
         self.store = store
         self.configuration = configuration
         eventStorage = .allocate(capacity: 1)
+        chunkEventCounts = .allocate(capacity: 1)
     }
 
-    deinit { eventStorage.deallocate() }
+    deinit {
+        eventStorage.deallocate()
+        chunkEventCounts.deallocate()
+    }
 
     /// The events of the last frame: removals and replacements since the frame before, then the
     /// starts and finishes this frame crossed (semantics §8.1) — groups' first, then tracks' in
@@ -107,10 +121,19 @@ public final class FrameEvaluator: ParallelJob {
                 }
             }
         }
-        let needed = store.eventSourceCount * 2 + 16
+        chunkEventOffsets.removeAll(keepingCapacity: true)
+        trackEventRegion = 0
+        for chunk in chunks {
+            chunkEventOffsets.append(trackEventRegion)
+            trackEventRegion += 32 * Int(chunk.end - chunk.start)
+        }
+        chunkEventCounts.deallocate()
+        chunkEventCounts = .allocate(capacity: max(1, chunks.count))
+        chunkEventCounts.initialize(repeating: 0, count: max(1, chunks.count))
+        let needed = eventsNeeded
         if needed > eventCapacity {
             eventStorage.deallocate()
-            eventCapacity = needed * 2
+            eventCapacity = needed + needed / 2
             eventStorage = .allocate(capacity: eventCapacity)
         }
         planComposition()
@@ -120,7 +143,7 @@ public final class FrameEvaluator: ParallelJob {
     /// Evaluates every slot at `time` (the parent time of top-level animations: the layers' local
     /// time, semantics §2.2) and collects the events.
     public func evaluate(at time: Double) {
-        if plannedVersion != store.version || store.pendingEvents.count * 2 + store.trackCount + store.nodes.count > eventCapacity {
+        if plannedVersion != store.version || eventsNeeded > eventCapacity {
             plan()
         }
         self.time = time
@@ -130,7 +153,8 @@ public final class FrameEvaluator: ParallelJob {
 
         evaluateNodes(at: time)
 
-        // Kernels.
+        // Kernels; each chunk also collects its tracks' events into its own region.
+        trackEventBase = eventCount
         frameTime = time
         if chunks.count <= 1 || configuration.maximumThreads == 1 || store.trackCount < configuration.parallelThreshold {
             for k in chunks.indices { runChunk(k) }
@@ -143,14 +167,21 @@ public final class FrameEvaluator: ParallelJob {
         }
 
         compose()
-        collectTrackEvents()
+        gatherTrackEvents()
     }
 
-    /// Runs chunk `k` of the current frame (on whichever thread the pool gives it).
+    /// The event storage a frame may need: pending events, a start and a finish per group root,
+    /// and the chunks' regions.
+    private var eventsNeeded: Int { store.pendingEvents.count + 2 * store.nodes.count + trackEventRegion + 16 }
+
+    /// Runs chunk `k` of the current frame (on whichever thread the pool gives it): its kernels,
+    /// then its tracks' events into its own region of the event storage.
     func runChunk(_ k: Int) {
         let chunk = chunks[k]
-        store.batches[Int(chunk.batch)].evaluate(blocks: Int(chunk.start)..<Int(chunk.end), time: frameTime,
-                                                 nodeTimes: UnsafePointer(store.nodeTimes.base))
+        let batch = store.batches[Int(chunk.batch)]
+        batch.evaluate(blocks: Int(chunk.start)..<Int(chunk.end), time: frameTime, nodeTimes: UnsafePointer(store.nodeTimes.base))
+        chunkEventCounts[k] = Self.collectEvents(of: batch, blocks: Int(chunk.start)..<Int(chunk.end),
+                                                 into: eventStorage + trackEventBase + chunkEventOffsets[k])
     }
 
     /// Group nodes, parents first: each writes its children's parent time, or NaN where the group
@@ -191,23 +222,43 @@ public final class FrameEvaluator: ParallelJob {
         eventCount += 1
     }
 
-    private func collectTrackEvents() {
-        for batch in store.batches {
-            let bits = batch.state.base
-            let eventBits = UInt64(TrackState.started | TrackState.finished) * 0x0101_0101_0101_0101
-            for block in 0..<batch.blockCount {
-                let i = block * 16
-                // Two scalar words: a byte-vector comparison would compile lane by lane.
-                let raw = UnsafeRawPointer(bits + i)
-                guard (raw.loadUnaligned(as: UInt64.self) | raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self)) & eventBits != 0 else { continue }
-                for lane in 0..<16 where bits[i + lane] & (TrackState.started | TrackState.finished) != 0 {
-                    let word = bits[i + lane]
-                    let handle = AnimationHandle(rawValue: batch.animationID[i + lane])
-                    if word & TrackState.started != 0 { appendEvent(AnimationEvent(animation: handle, kind: .started)) }
-                    if word & TrackState.finished != 0 {
-                        appendEvent(AnimationEvent(animation: handle, kind: .stopped, outcome: .finished))
-                    }
+    /// Writes the events of `batch`'s tracks in `blocks` to `events` (at most two per track: the
+    /// state bytes the kernels just wrote, semantics §8.1) and returns how many. Chunks collect in
+    /// parallel into disjoint regions; ``gatherTrackEvents()`` puts them in chunk order, which is
+    /// batch and track order, so the events are the same for any chunk or thread count.
+    private static func collectEvents(of batch: TrackBatch, blocks: Range<Int>, into events: UnsafeMutablePointer<AnimationEvent>) -> Int {
+        let bits = batch.state.base, animationID = batch.animationID.base
+        let eventBits = UInt64(TrackState.started | TrackState.finished) * 0x0101_0101_0101_0101
+        var count = 0
+        for block in blocks {
+            let i = block * 16
+            // Two scalar words: a byte-vector comparison would compile lane by lane.
+            let raw = UnsafeRawPointer(bits + i)
+            guard (raw.loadUnaligned(as: UInt64.self) | raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self)) & eventBits != 0 else { continue }
+            for lane in 0..<16 where bits[i + lane] & (TrackState.started | TrackState.finished) != 0 {
+                let word = bits[i + lane]
+                let handle = AnimationHandle(rawValue: animationID[i + lane])
+                if word & TrackState.started != 0 {
+                    events[count] = AnimationEvent(animation: handle, kind: .started)
+                    count += 1
                 }
+                if word & TrackState.finished != 0 {
+                    events[count] = AnimationEvent(animation: handle, kind: .stopped, outcome: .finished)
+                    count += 1
+                }
+            }
+        }
+        return count
+    }
+
+    /// Moves the chunks' events down, in chunk order, to follow the pending and group events.
+    private func gatherTrackEvents() {
+        for k in chunks.indices {
+            let source = eventStorage + trackEventBase + chunkEventOffsets[k]
+            // The destination never lies past the source: element by element, front to back.
+            for e in 0..<chunkEventCounts[k] {
+                eventStorage[eventCount] = source[e]
+                eventCount += 1
             }
         }
     }

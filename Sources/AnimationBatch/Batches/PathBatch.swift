@@ -95,15 +95,11 @@ final class PathBatch: TrackBatch {
     }
 
     override func evaluate(blocks: Range<Int>, time: Double, nodeTimes: UnsafePointer<Double>) {
-        let timingKernel = self.timingKernel
-        let state = statePointers, out = outputPointers
+        let out = outputPointers
         let sampleCount = self.sampleCount.base, tableOffset = self.tableOffset.base, tables = self.tables.base
         let angle = self.angle.base, cumulativeDelta = self.cumulativeDelta.pointers
         let anyRotating = rotatingCount > 0
-        for block in blocks {
-            let i = block * 16
-            let timing = timingKernel.evaluate(block: i, time: time, nodeTimes: nodeTimes)
-            state.store(timing, block: i)
+        evaluateTimed(blocks: blocks, time: time, nodeTimes: nodeTimes) { i, timing in
             let ahead = i + TimingKernel.prefetchDistance
             animation_prefetch(sampleCount + ahead)
             animation_prefetch(tableOffset + ahead)

@@ -55,10 +55,10 @@ enum TrackState {
 /// A dense struct-of-arrays batch of tracks that share one kernel (design.md, "Struct of arrays,
 /// grouped by kernel"). Subclasses add their kind's columns and the value stage.
 ///
-/// Per track a frame streams six Doubles of timing (four in blocks of plain timings, which skip
-/// speed and offset), a flag byte and a plain-timing byte, four Floats of curve, one state byte
-/// (read and written), the kind's values, the model fallback and the output — 68 bytes for a basic
-/// animation of a number with plain timing (AnimationBatch's perf-report gives the frame times).
+/// Per track a frame streams six Doubles and a Float of timing (four Doubles in blocks of plain
+/// timings, which skip speed and offset), a flag byte and a plain-timing byte, four Floats of
+/// curve, one state byte (read and written), the kind's values, the model fallback and the
+/// output — 72 bytes for a basic animation of a number with plain timing (AnimationBatch's perf-report gives the frame times).
 ///
 /// Removal swaps the last track into the hole, so columns stay dense; the store updates the moved
 /// track's handle. Every column's capacity is a multiple of 16 and lanes past `count` hold benign
@@ -78,7 +78,8 @@ class TrackBatch {
     let timeOffset = Column<Double>(fill: 0)
     let duration = Column<Double>(fill: 1)
     let activeDuration = Column<Double>(fill: 1)
-    let cycles = Column<Double>(fill: 1)
+    let endProgress = Column<Double>(fill: 1)
+    let endIteration = Column<Float>(fill: 0)
     let flags = Column<UInt8>(fill: 0)
     let group = Column<Int32>(fill: -1)
     /// 1 where the timing is plain (``CompiledTiming/isPlain``; padding lanes are).
@@ -100,14 +101,15 @@ class TrackBatch {
 
     var timingKernel: TimingKernel {
         TimingKernel(beginTime: beginTime.base, speed: speed.base, timeOffset: timeOffset.base, duration: duration.base,
-                     activeDuration: activeDuration.base, cycles: cycles.base, flags: flags.base, group: group.base,
+                     activeDuration: activeDuration.base, endProgress: endProgress.base,
+                     endIteration: endIteration.base, flags: flags.base, group: group.base,
                      plain: plain.base)
     }
 
     /// Blocks of 16 covering the tracks.
     var blockCount: Int { (count + 15) / 16 }
 
-    private var doubleColumns: [Column<Double>] { [beginTime, speed, timeOffset, duration, activeDuration, cycles] }
+    private var doubleColumns: [Column<Double>] { [beginTime, speed, timeOffset, duration, activeDuration, endProgress] }
 
     // MARK: Storage (subclasses extend)
 
@@ -123,6 +125,7 @@ class TrackBatch {
         trackID.reserve(needed, count: n)
         animationID.reserve(needed, count: n)
         for c in doubleColumns { c.reserve(needed, count: n) }
+        endIteration.reserve(needed, count: n)
         flags.reserve(needed, count: n)
         group.reserve(needed, count: n)
         plain.reserve(needed, count: n)
@@ -152,7 +155,8 @@ class TrackBatch {
         timeOffset[i] = t.timeOffset
         duration[i] = t.duration
         activeDuration[i] = t.activeDuration
-        cycles[i] = t.cycles
+        endProgress[i] = t.endProgress
+        endIteration[i] = t.endIteration
         flags[i] = t.flags | (flags[i] & ~CompiledTiming.timingMask)
         group[i] = t.group
         plain[i] = t.isPlain ? 1 : 0
@@ -174,6 +178,7 @@ class TrackBatch {
             trackID[i] = trackID[last]
             animationID[i] = animationID[last]
             for c in doubleColumns { c[i] = c[last] }
+            endIteration[i] = endIteration[last]
             flags[i] = flags[last]
             group[i] = group[last]
             plain[i] = plain[last]
@@ -234,13 +239,34 @@ class TrackBatch {
                             animation_prefetch(curves.y1 + ahead)
                             animation_prefetch(curves.x2 + ahead)
                             animation_prefetch(curves.y2 + ahead)
-                            timings[k] = timingKernel.evaluate(block: i + 16 * k, time: time, nodeTimes: nodeTimes)
-                            state.store(timings[k], block: i + 16 * k)
                         }
+                        timingKernel.evaluate(blocks: i, count: n, time: time, nodeTimes: nodeTimes, state: state, into: timings)
                         CurveKernel.evaluate(timings, count: n, curves: curves, block: i, scratch: scratch, outputs: scratch + 192)
                         for k in 0..<n { values(i + 16 * k, timings[k], load16(scratch + 192, 16 * k)) }
                         block += n
                     }
+                }
+            }
+        }
+    }
+
+    /// The timing stage (state bytes stored) of the tracks in `blocks`, four blocks at a time
+    /// (``TimingKernel/evaluate(blocks:count:time:nodeTimes:state:into:)``), then `values(i, timing)`
+    /// for each block (`i` its first track): the form of batches without a timing curve.
+    @inline(__always)
+    final func evaluateTimed(blocks: Range<Int>, time: Double, nodeTimes: UnsafePointer<Double>,
+                             values: (_ i: Int, _ timing: TimingBlock) -> Void) {
+        let timingKernel = self.timingKernel
+        let state = statePointers
+        var storage = (TimingBlock.zero, TimingBlock.zero, TimingBlock.zero, TimingBlock.zero)
+        withUnsafeMutablePointer(to: &storage) { storage in
+            storage.withMemoryRebound(to: TimingBlock.self, capacity: 4) { timings in
+                var block = blocks.lowerBound
+                while block < blocks.upperBound {
+                    let n = min(4, blocks.upperBound - block), i = block * 16
+                    timingKernel.evaluate(blocks: i, count: n, time: time, nodeTimes: nodeTimes, state: state, into: timings)
+                    for k in 0..<n { values(i + 16 * k, timings[k]) }
+                    block += n
                 }
             }
         }
@@ -276,7 +302,7 @@ struct StatePointers {
         let finished = zero.replacing(with: Float(TrackState.finished),
                                       where: topLevel .& ((previous .< 1.5) .| (previous .> 2.5)) .& (phase .> 1.5))
         let byte = phase + timing.weight * Float(TrackState.contributes) + started + finished
-        store16(bytes(SIMDMath.roundToInt(byte)), state, i)
+        animation_store_bytes(state + i, SIMDMath.roundToInt(byte))
     }
 }
 

@@ -2,8 +2,8 @@ import AnimationCore
 import CKernelSupport
 
 /// The timing of one track, precomputed from its `MediaTiming` when the track is compiled: six
-/// Doubles and a flag byte (everything else is derived in the kernel, to keep the bytes a frame
-/// streams per track low).
+/// Doubles, a Float and a flag byte (everything else is derived in the kernel, to keep the bytes a
+/// frame streams per track low).
 struct CompiledTiming: Sendable {
     var beginTime: Double
     var speed: Double
@@ -12,9 +12,11 @@ struct CompiledTiming: Sendable {
     var duration: Double
     /// The active duration `AD` (§2.3), possibly `.infinity`.
     var activeDuration: Double
-    /// Iterations in the active duration (`repeatDuration / P`, `repeatCount`, or 1): the end state
-    /// of §2.6 (end-inclusive) follows from it exactly as in `MediaTiming`'s fold.
-    var cycles: Double
+    /// The progress at the end of the active duration (t = AD, the end-inclusive state of §2.5
+    /// that a forwards fill shows, §2.6), and the iterations completed there: computed once here
+    /// with the kernel's own operations, so the kernel gives the same bits as if it computed them.
+    var endProgress: Double
+    var endIteration: Float
     var flags: UInt8
     /// The group node whose child time is this track's parent time, or −1 for the frame time.
     var group: Int32
@@ -41,8 +43,10 @@ struct CompiledTiming: Sendable {
         timeOffset = t.timeOffset
         duration = t.effectiveDuration
         activeDuration = t.activeDuration
-        // The same arithmetic as MediaTiming's fold, so the end state agrees exactly.
-        cycles = t.repeatDuration > 0 ? t.repeatDuration / t.iterationDuration : (t.repeatCount > 0 ? t.repeatCount : 1)
+        // The same arithmetic as MediaTiming's fold, so the end state agrees exactly: the last
+        // cycle's fraction from the count itself (exact for any count).
+        let cycles = t.repeatDuration > 0 ? t.repeatDuration / t.iterationDuration : (t.repeatCount > 0 ? t.repeatCount : 1)
+        (endProgress, endIteration) = Self.end(cycles: cycles, duration: duration, autoreverses: t.autoreverses)
         var f: UInt8 = 0
         if t.autoreverses { f |= Self.autoreverses }
         if t.fillMode.fillsBackwards { f |= Self.fillsBackwards }
@@ -52,6 +56,25 @@ struct CompiledTiming: Sendable {
         if topLevel { f |= Self.topLevel }
         flags = f
         self.group = group
+    }
+
+    /// The end state from the iteration count: `u = frac(cycles)·P` (a whole count ends on a full
+    /// period), then the fold's clamps, mirror and division, operation for operation as in
+    /// ``TimingKernel`` (which used to compute it per frame).
+    static func end(cycles: Double, duration d: Double, autoreverses: Bool) -> (progress: Double, iteration: Float) {
+        let period = autoreverses ? 2 * d : d
+        var lastCycle = cycles - cycles.rounded(.down)
+        if lastCycle == 0 { lastCycle = 1 }
+        var iteration = cycles.rounded(.up) - 1
+        if iteration < 0 { iteration = 0 }
+        var u = lastCycle * period
+        if u < 0 { u = 0 }
+        if u > period { u = period }
+        if autoreverses && u >= d { u = 2 * d - u }
+        var p = u / d
+        if p < 0 { p = 0 }
+        if p > 1 { p = 1 }
+        return (p, Float(iteration))
     }
 
     /// Plain timing: speed 1, no time offset, a positive active duration — almost every animation.
@@ -112,7 +135,10 @@ struct TimingBlock {
 /// one byte per track). A block whose 16 tracks are all plain skips the speed and offset columns,
 /// the reversed-playback cases and the wrap (its local time is already in range), and gives the
 /// same bits as the general path — a test evaluates the same animations in plain blocks and in
-/// mixed ones and compares every output and event. Other blocks take the general fold, out of line.
+/// mixed ones and compares every output and event. Four such blocks are folded together
+/// (``evaluate(blocks:count:time:nodeTimes:state:into:)``); other blocks take the general fold,
+/// out of line. The end state (`t = AD`) of every track is precomputed when it is compiled
+/// (``CompiledTiming/endProgress``).
 ///
 /// **Error bound.** Phases agree with the reference exactly (the same comparisons on the same
 /// Double values); progress agrees to a few Double ulps of the local time.
@@ -121,12 +147,16 @@ struct TimingBlock {
 /// loads wait on memory unless prefetched (``prefetchDistance``). The plain path cut W2's frames
 /// (all plain) by 12–33 % per family in paired runs on the two cores; see perf-reports.
 struct TimingKernel {
+    /// The fold's results for eight lanes.
+    typealias Lanes = (progress: SIMD8<Double>, iteration: SIMD8<Double>, weight: SIMD8<Double>, phase: SIMD8<Double>)
+
     let beginTime: UnsafeMutablePointer<Double>
     let speed: UnsafeMutablePointer<Double>
     let timeOffset: UnsafeMutablePointer<Double>
     let duration: UnsafeMutablePointer<Double>
     let activeDuration: UnsafeMutablePointer<Double>
-    let cycles: UnsafeMutablePointer<Double>
+    let endProgress: UnsafeMutablePointer<Double>
+    let endIteration: UnsafeMutablePointer<Float>
     let flags: UnsafeMutablePointer<UInt8>
     let group: UnsafeMutablePointer<Int32>
     /// 1 where the track's timing is plain (``CompiledTiming/isPlain``), else 0.
@@ -155,7 +185,8 @@ struct TimingKernel {
         prefetchBlock(beginTime, at: ahead)
         prefetchBlock(duration, at: ahead)
         prefetchBlock(activeDuration, at: ahead)
-        prefetchBlock(cycles, at: ahead)
+        prefetchBlock(endProgress, at: ahead)
+        animation_prefetch(endIteration + ahead)
         // A block of plain timings never reads its speed and offset columns; they are prefetched
         // while the blocks are not plain (neighbouring blocks tend to be alike).
         let plainBlock = allLanes(SIMDMath.float(load16(plain, i)) .> 0)
@@ -173,37 +204,127 @@ struct TimingKernel {
                 if lane < 8 { tpLow[lane] = t } else { tpHigh[lane - 8] = t }
             }
         }
-        let low = plainBlock ? Self.fold(tp: tpLow, i, self, widenLow(flagBytes), plain: true)
+        let low = plainBlock ? Self.foldPlain(tp: tpLow, i, self, widenLow(flagBytes))
                              : Self.foldGeneral(tp: tpLow, i, self, widenLow(flagBytes))
-        let high = plainBlock ? Self.fold(tp: tpHigh, i + 8, self, widenHigh(flagBytes), plain: true)
+        let high = plainBlock ? Self.foldPlain(tp: tpHigh, i + 8, self, widenHigh(flagBytes))
                               : Self.foldGeneral(tp: tpHigh, i + 8, self, widenHigh(flagBytes))
-        return TimingBlock(progressLow: low.progress, progressHigh: high.progress,
-                           iteration: narrow(low.iteration, high.iteration),
-                           weight: narrow(low.weight, high.weight),
-                           phase: narrow(low.phase, high.phase),
-                           flags: SIMDMath.float(flagBytes))
+        return Self.block(low, high, flagBytes)
     }
 
-    /// The general fold, out of line: blocks with a speed other than 1, a time offset or a
-    /// degenerate active duration are rare, and the plain fold inlined twice is the one that matters.
-    @inline(never)
-    private static func foldGeneral(tp: SIMD8<Double>, _ i: Int, _ k: TimingKernel, _ flags: SIMD8<Int64>)
-        -> (progress: SIMD8<Double>, iteration: SIMD8<Double>, weight: SIMD8<Double>, phase: SIMD8<Double>) {
-        fold(tp: tp, i, k, flags, plain: false)
-    }
-
-    /// The timing of eight lanes. With `plain` (every lane's timing plain: speed 1, offset 0,
-    /// AD > 0) the speed and offset are the constants 1 and 0 — `(tp − b)·1` and `e + 0` are the
-    /// same operations on the same values, so the results are bit-identical — and the wrap is
-    /// skipped: x is then 0 before, `e` in [0, AD) while active and AD after (end-inclusive),
-    /// where the wrap gives x itself.
-    @inline(__always)
-    private static func fold(tp: SIMD8<Double>, _ i: Int, _ k: TimingKernel, _ flags: SIMD8<Int64>, plain: Bool)
-        -> (progress: SIMD8<Double>, iteration: SIMD8<Double>, weight: SIMD8<Double>, phase: SIMD8<Double>) {
+    /// The fold of eight lanes whose timings are all plain (speed 1, offset 0, AD > 0): the general
+    /// fold (``foldGeneral(tp:_:_:_:)``) with those constants folded by hand, giving the same bits.
+    /// `e = (tp − b)·1` is `tp − b`; no lane runs backwards or pauses; the raw local time is
+    /// `e + 0` while active (which turns −0 into +0, as the general path does), 0 before and `AD`
+    /// after, already inside `[0, AD]`, so the wrap (which would return it unchanged) is skipped;
+    /// `t ≥ AD` happens only after (an active `e` is below `AD`, NaN compares false), and a local
+    /// time is infinite only after an infinite `AD`.
+    @_transparent
+    private static func foldPlain(tp: SIMD8<Double>, _ i: Int, _ k: TimingKernel, _ flags: SIMD8<Int64>) -> Lanes {
         let zeros = SIMD8<Double>(repeating: 0), ones = SIMD8<Double>(repeating: 1)
         let b = load8(k.beginTime, i)
-        let s = plain ? ones : load8(k.speed, i), o = plain ? zeros : load8(k.timeOffset, i)
-        let d = load8(k.duration, i), ad = load8(k.activeDuration, i), cycles = load8(k.cycles, i)
+        let d = load8(k.duration, i), ad = load8(k.activeDuration, i)
+        let none = SIMD8<Int64>(repeating: 0)
+        let autoreverses = (flags & SIMD8<Int64>(repeating: Int64(CompiledTiming.autoreverses))) .> none
+        let removedOnCompletion = (flags & SIMD8<Int64>(repeating: Int64(CompiledTiming.removedOnCompletion))) .> none
+        let fillsBackwards = (flags & SIMD8<Int64>(repeating: Int64(CompiledTiming.fillsBackwards))) .> none
+        let fillsForwards = (flags & SIMD8<Int64>(repeating: Int64(CompiledTiming.fillsForwards))) .> none
+        let period = d.replacing(with: 2 * d, where: autoreverses)
+        let tpIsNaN = tp .!= tp
+        let e = tp - b
+        let before = e .< 0, after = e .>= ad
+        // Active: e + 0 (−0 becomes +0, as e + o does); before 0; after AD (AD + 0 = AD).
+        var t = e + zeros
+        t.replace(with: zeros, where: before)
+        t.replace(with: ad, where: after)
+        let contributes = (.!(before .| after) .| (before .& fillsBackwards) .| (after .& fillsForwards .& .!removedOnCompletion))
+            .& .!tpIsNaN .& (t .< .infinity)
+        // t ≥ AD only after (active e < AD; before 0 < AD; NaN fails).
+        let atEnd = after .& (ad .< .infinity)
+        var iteration = (t / period).rounded(.down)
+        var u = t - iteration * period
+        iteration.replace(with: 0, where: iteration .< 0)
+        u.replace(with: 0, where: u .< 0)
+        u.replace(with: period, where: u .> period)
+        u.replace(with: 2 * d - u, where: autoreverses .& (u .>= d))
+        var p = u / d
+        p.replace(with: 0, where: p .< 0)
+        p.replace(with: 1, where: p .> 1)
+        iteration.replace(with: load8Widened(k.endIteration, i), where: atEnd)
+        p.replace(with: load8(k.endProgress, i), where: atEnd)
+        p.replace(with: 0, where: .!contributes)
+        iteration.replace(with: 0, where: .!contributes)
+        let weight = zeros.replacing(with: ones, where: contributes)
+        var phase = ones
+        phase.replace(with: 0, where: before .| tpIsNaN)
+        phase.replace(with: 2, where: after)
+        return (p, iteration, weight, phase)
+    }
+
+    /// The timing of `count` (1 to 4) consecutive blocks from track `i`, written to `timings`, with
+    /// their state bytes stored (``StatePointers/store(_:block:)``).
+    ///
+    /// Four blocks of plain timings outside groups (almost all of them) go through one straight
+    /// run of eight plain folds, which the compiler interleaves: each fold is a chain of about 15
+    /// dependent operations through two Double divisions (long-latency operations), so one block at a
+    /// time leaves the cores waiting. One call per four blocks, from every batch kind; the vectors
+    /// stay in registers (the fold called out of line took its arguments in 128-bit pieces and
+    /// returned them through memory). Other groups of blocks go one by one.
+    @inline(never)
+    func evaluate(blocks i: Int, count: Int, time: Double, nodeTimes: UnsafePointer<Double>, state: StatePointers,
+                  into timings: UnsafeMutablePointer<TimingBlock>) {
+        if count == 4 {
+            let p = SIMDMath.float(load16(plain, i)) + SIMDMath.float(load16(plain, i + 16))
+                + SIMDMath.float(load16(plain, i + 32)) + SIMDMath.float(load16(plain, i + 48))
+            let g = SIMD16<UInt8>(repeating: CompiledTiming.grouped)
+            let f0 = load16(flags, i), f1 = load16(flags, i + 16), f2 = load16(flags, i + 32), f3 = load16(flags, i + 48)
+            if allLanes(p .> 3.5) && !anyLane(SIMDMath.float((f0 | f1 | f2 | f3) & g) .> 0) {
+                let ahead = i + Self.prefetchDistance
+                for k in stride(from: 0, to: 64, by: 16) {
+                    prefetchBlock(beginTime, at: ahead + k)
+                    prefetchBlock(duration, at: ahead + k)
+                    prefetchBlock(activeDuration, at: ahead + k)
+                    prefetchBlock(endProgress, at: ahead + k)
+                    animation_prefetch(endIteration + ahead + k)
+                }
+                animation_prefetch(plain + ahead)
+                let tp = SIMD8<Double>(repeating: time)
+                let r0 = Self.foldPlain(tp: tp, i, self, widenLow(f0)), r1 = Self.foldPlain(tp: tp, i + 8, self, widenHigh(f0))
+                let r2 = Self.foldPlain(tp: tp, i + 16, self, widenLow(f1)), r3 = Self.foldPlain(tp: tp, i + 24, self, widenHigh(f1))
+                let r4 = Self.foldPlain(tp: tp, i + 32, self, widenLow(f2)), r5 = Self.foldPlain(tp: tp, i + 40, self, widenHigh(f2))
+                let r6 = Self.foldPlain(tp: tp, i + 48, self, widenLow(f3)), r7 = Self.foldPlain(tp: tp, i + 56, self, widenHigh(f3))
+                timings[0] = Self.block(r0, r1, f0)
+                timings[1] = Self.block(r2, r3, f1)
+                timings[2] = Self.block(r4, r5, f2)
+                timings[3] = Self.block(r6, r7, f3)
+                for k in 0..<4 { state.store(timings[k], block: i + 16 * k) }
+                return
+            }
+        }
+        for k in 0..<count {
+            let timing = evaluate(block: i + 16 * k, time: time, nodeTimes: nodeTimes)
+            state.store(timing, block: i + 16 * k)
+            timings[k] = timing
+        }
+    }
+
+    /// A timing block from its two halves.
+    @_transparent
+    private static func block(_ low: Lanes, _ high: Lanes, _ flagBytes: SIMD16<UInt8>) -> TimingBlock {
+        TimingBlock(progressLow: low.progress, progressHigh: high.progress,
+                    iteration: narrow(low.iteration, high.iteration),
+                    weight: narrow(low.weight, high.weight),
+                    phase: narrow(low.phase, high.phase),
+                    flags: SIMDMath.float(flagBytes))
+    }
+
+    /// The timing of eight lanes, every rule: the general fold, out of line (blocks with a speed
+    /// other than 1, a time offset or a degenerate active duration are rare).
+    @inline(never)
+    private static func foldGeneral(tp: SIMD8<Double>, _ i: Int, _ k: TimingKernel, _ flags: SIMD8<Int64>) -> Lanes {
+        let zeros = SIMD8<Double>(repeating: 0), ones = SIMD8<Double>(repeating: 1)
+        let b = load8(k.beginTime, i)
+        let s = load8(k.speed, i), o = load8(k.timeOffset, i)
+        let d = load8(k.duration, i), ad = load8(k.activeDuration, i)
         // Integer vector operations only with vector operands (see above); written out, not as a
         // local function: a closure here was left uninlined (a call per flag and block, measured).
         let none = SIMD8<Int64>(repeating: 0)
@@ -232,35 +353,30 @@ struct TimingKernel {
         // The wrap into the active duration (finite AD only).
         let finite = ad .< .infinity
         var t = x
-        if !plain {
-            var w = x - (x / ad).rounded(.down) * ad
-            w.replace(with: w + ad, where: w .< 0)
-            w.replace(with: w - ad, where: w .>= ad)
-            w.replace(with: ad, where: endInclusive .& (w .== 0))
-            t.replace(with: w, where: finite)
-        }
+        var w = x - (x / ad).rounded(.down) * ad
+        w.replace(with: w + ad, where: w .< 0)
+        w.replace(with: w - ad, where: w .>= ad)
+        w.replace(with: ad, where: endInclusive .& (w .== 0))
+        t.replace(with: w, where: finite)
 
         // §2.6 fill, §1.4 removal, and the undefined: NaN parent time, non-finite local time.
         let removed = removedOnCompletion .& after
         let contributes = (active .| (before .& fillsBackwards) .| (after .& fillsForwards))
             .& .!removed .& .!tpIsNaN .& (t .< .infinity) .& (t .> -.infinity)
 
-        // §2.5 fold, with the end-inclusive state at t = AD: the last cycle's fraction, from the
-        // count itself (exact for any count).
+        // §2.5 fold, with the end-inclusive state at t = AD precomputed (``CompiledTiming/endProgress``).
         let atEnd = finite .& (t .>= ad)
-        var lastCycle = cycles - cycles.rounded(.down)
-        lastCycle.replace(with: 1, where: lastCycle .== 0)
         var iteration = (t / period).rounded(.down)
         var u = t - iteration * period
-        iteration.replace(with: cycles.rounded(.up) - 1, where: atEnd)
         iteration.replace(with: 0, where: iteration .< 0)   // before the first iteration none has completed
-        u.replace(with: lastCycle * period, where: atEnd)
         u.replace(with: 0, where: u .< 0)
         u.replace(with: period, where: u .> period)
         u.replace(with: 2 * d - u, where: autoreverses .& (u .>= d))
         var p = u / d
         p.replace(with: 0, where: p .< 0)
         p.replace(with: 1, where: p .> 1)
+        iteration.replace(with: load8Widened(k.endIteration, i), where: atEnd)
+        p.replace(with: load8(k.endProgress, i), where: atEnd)
         p.replace(with: 0, where: .!contributes)
         iteration.replace(with: 0, where: .!contributes)
 

@@ -22,6 +22,14 @@
     UnsafeRawPointer(p + i).loadUnaligned(as: SIMD8<Double>.self)
 }
 
+/// Eight Floats from `p + i`, widened to Double (exactly).
+@inline(__always) func load8Widened(_ p: UnsafeMutablePointer<Float>, _ i: Int) -> SIMD8<Double> {
+    let f = UnsafeRawPointer(p + i).loadUnaligned(as: SIMD8<Float>.self)
+    var r = SIMD8<Double>()
+    for lane in 0..<8 { r[lane] = Double(f[lane]) }
+    return r
+}
+
 @inline(__always) func load16(_ p: UnsafeMutablePointer<UInt8>, _ i: Int) -> SIMD16<UInt8> {
     UnsafeRawPointer(p + i).loadUnaligned(as: SIMD16<UInt8>.self)
 }
@@ -57,13 +65,6 @@
 @inline(__always) func widen(_ b: SIMD16<UInt8>) -> SIMD16<Int32> {
     var r = SIMD16<Int32>()
     for i in 0..<16 { r[i] = Int32(b[i]) }
-    return r
-}
-
-/// The low byte of each lane.
-@inline(__always) func bytes(_ v: SIMD16<Int32>) -> SIMD16<UInt8> {
-    var r = SIMD16<UInt8>()
-    for i in 0..<16 { r[i] = UInt8(truncatingIfNeeded: v[i]) }
     return r
 }
 

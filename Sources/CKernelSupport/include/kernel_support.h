@@ -57,4 +57,12 @@ static inline animation_float32x16 animation_gather(const float *base, animation
 #endif
 }
 
+/// Stores the low byte of each of the sixteen lanes at `destination[0 ..< 16]` (one truncating
+/// narrow and one 16-byte store; Swift's lane-by-lane conversion compiles to byte inserts).
+static inline void animation_store_bytes(unsigned char *destination, animation_int32x16 value) {
+    typedef unsigned char bytes16 __attribute__((ext_vector_type(16)));
+    bytes16 narrowed = __builtin_convertvector(value, bytes16);
+    __builtin_memcpy(destination, &narrowed, 16);
+}
+
 #endif
