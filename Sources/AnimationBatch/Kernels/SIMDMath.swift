@@ -109,3 +109,13 @@ enum SIMDMath {
 @inline(__always) func allLanes(_ mask: SIMDMask<SIMD16<Int32>>) -> Bool {
     animation_all(unsafeBitCast(mask, to: SIMD16<Int32>.self)) != 0
 }
+
+/// The set lanes of `mask`, lowest first, each passed to `body` (a bit walk: no lane-by-lane mask
+/// tests, which compile to an extract per lane).
+@inline(__always) func forEachLane(of mask: SIMDMask<SIMD16<Int32>>, _ body: (Int) -> Void) {
+    var bits = animation_mask_bits(unsafeBitCast(mask, to: SIMD16<Int32>.self))
+    while bits != 0 {
+        body(bits.trailingZeroBitCount)
+        bits &= bits - 1
+    }
+}

@@ -37,6 +37,13 @@ static inline int animation_all(animation_int32x16 mask) {
     return __builtin_reduce_and(mask) != 0;
 }
 
+/// The lanes of `mask` (0 or −1 each) as the bits of an integer, lane k as bit k: a set of lanes
+/// to walk with a count of trailing zeros, instead of testing sixteen lanes one by one.
+static inline unsigned animation_mask_bits(animation_int32x16 mask) {
+    const animation_int32x16 weights = {1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096, 8192, 16384, 32768};
+    return (unsigned)__builtin_reduce_or(mask & weights);
+}
+
 /// Sixteen Floats (Swift imports the type as `SIMD16<Float>`).
 typedef float animation_float32x16 __attribute__((ext_vector_type(16)));
 
