@@ -326,16 +326,20 @@ final class KeyframeBatch: TrackBatch {
         }
 
         /// Starts loading the record data a refresh of track `t` will most likely read: the
-        /// segment after the cursor's (progress moves forward), or the next held value.
+        /// record's start (its first key time, which every refresh compares), the cursor's own
+        /// segment (where the search starts) and the segment after it (progress moves forward),
+        /// or the next held value.
         @inline(__always)
         func prefetch(_ t: Int) {
             let record = records + Int(recordOffset[t])
-            let next = Int(cursor[t]) + 1
+            let j = Int(cursor[t]), next = j + 1
+            animation_prefetch(record)
             if layout[t] & Layout.discrete != 0 {
                 animation_prefetch(record + next)
                 animation_prefetch(record + Int(count2[t]) + next * width)
             } else {
                 let size = layout[t] & Layout.curves != 0 ? curvedSegment : plainSegment
+                animation_prefetch(record + j * size)
                 animation_prefetch(record + next * size)
                 animation_prefetch(record + next * size + size - 1)
             }
