@@ -34,10 +34,6 @@
     UnsafeRawPointer(p + i).loadUnaligned(as: SIMD16<UInt8>.self)
 }
 
-@inline(__always) func store16(_ v: SIMD16<UInt8>, _ p: UnsafeMutablePointer<UInt8>, _ i: Int) {
-    UnsafeMutableRawPointer(p + i).storeBytes(of: v, as: SIMD16<UInt8>.self)
-}
-
 @inline(__always) func load16(_ p: UnsafeMutablePointer<Int32>, _ i: Int) -> SIMD16<Int32> {
     UnsafeRawPointer(p + i).loadUnaligned(as: SIMD16<Int32>.self)
 }
