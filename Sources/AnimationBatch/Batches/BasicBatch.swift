@@ -13,9 +13,11 @@ import AnimationCore
 /// kernel's 2e-5): the randomised agreement tests check it.
 ///
 /// **Speed.** W2's basic families at 200,000 tracks, native build, frame p50 per track on one / two
-/// threads: numbers 9.3 / 5.3 ns, points 9.8 / 6.3 ns, colours 11.5 / 6.4 ns
-/// (perf-reports/2026-11-22-d9b9952/families-native.txt, plain timings; 13.0 / 7.4, 10.7 / 7.4 and
-/// 14.0 / 8.1 ns before the plain-timing path; this machine varies ±30 % run to run).
+/// threads: numbers 5.6 / 3.5 ns, points 6.5 / 5.2 ns, colours 11.8 / 6.8 ns
+/// (perf-reports/2026-11-22-2ba8c92/families-native.txt; 9.3 / 5.3, 9.8 / 6.3 and 11.5 / 6.4 ns in
+/// d9b9952, before the timing stage folded four plain blocks at once; this machine varies ±30 %
+/// run to run: alternating runs of the two builds on one core, 8,192 tracks in cache, measured
+/// −29 %, −29 % and −31 %).
 final class BasicBatch: TrackBatch {
     let start: VectorColumns
     let delta: VectorColumns

@@ -43,10 +43,11 @@ struct CompiledKeyframes {
 /// of progress (6e-8 of the duration) away from the reference's Double decision.
 ///
 /// **Speed.** W2's keyframe family (8 keys, linear / cubic / discrete) at 200,000 tracks, native
-/// build: 27.5 ns per track on one thread, 16.2 ns on two (frame p50,
-/// perf-reports/2026-11-22-d9b9952/families-native.txt; 32.7 / 17.3 ns before the plain-timing
-/// path, 56 / 30.5 ns before the dense columns were prefetched): the slowest family, bound by the
-/// refreshes' scattered record reads.
+/// build: 19.8 ns per track on one thread, 11.2 ns on two (frame p50,
+/// perf-reports/2026-11-22-2ba8c92/families-native.txt; 27.5 / 16.2 ns in d9b9952, 56 / 30.5 ns
+/// before the dense columns were prefetched): the slowest family. Its frames cost about twice as
+/// much once tracks are active as before any began (10 → 20 ns per track at 200,000, measured):
+/// the refreshes read records at scattered positions.
 final class KeyframeBatch: TrackBatch {
     let cumulativeDelta: VectorColumns
     /// Where the track's record starts in `records` (floats).

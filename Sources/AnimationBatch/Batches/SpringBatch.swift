@@ -30,10 +30,10 @@ enum SpringRegime: Int, Sendable, Hashable {
 /// beyond Float's range (an overdamped spring at a negative time, reached through a timing curve
 /// that dips below 0, grows like e^{(ζω0 + ωo)|t|}) come out as the infinity of their sign.
 ///
-/// **Speed.** W2's spring family at 200,000 tracks, native build: 10.4 ns per track on one thread,
-/// 6.0 ns on two (frame p50, perf-reports/2026-11-22-d9b9952/families-native.txt; 8.7 / 7.5 ns in
-/// a11f4e5 — within this machine's run-to-run noise; paired runs on the two cores measured the
-/// plain-timing path 15 % faster).
+/// **Speed.** W2's spring family at 200,000 tracks, native build: 7.5 ns per track on one thread,
+/// 5.2 ns on two (frame p50, perf-reports/2026-11-22-2ba8c92/families-native.txt; 10.4 / 6.0 ns in
+/// d9b9952; alternating runs of the two builds on one core, 8,192 tracks in cache, measured the
+/// four-block timing stage 28 % faster).
 final class SpringBatch: TrackBatch {
     let regime: SpringRegime
     let start: VectorColumns

@@ -113,9 +113,10 @@ struct CompiledCurve: Sendable, Hashable {
 /// operations), so ``evaluate4(_:curves:block:outputs:)`` interleaves four blocks (four
 /// independent chains) — W1 and the batches' curve stage both go through it. Four interleaved
 /// blocks are bound by the number of vector operations (on this 2-core Zen 4 VM eight run no
-/// faster), about 110 per block. W1 (perf-reports/2026-11-22-81e9ee7, -a11f4e5 and -d9b9952),
-/// native build: 2.6–3.1 ns per evaluation on one thread and 1.7–2.0 ns on two through the C
-/// interface (2.8–3.2 / 1.4–1.9 ns in batch-figures; the machine varies ±30 % run to run), 88
+/// faster), about 110 per block. W1 (perf-reports/2026-11-22-81e9ee7, -a11f4e5, -d9b9952 and
+/// -2ba8c92, the kernel unchanged), native build: 1.95–3.1 ns per evaluation on one thread and
+/// 1.0–2.0 ns on two through the C interface (2.0–3.2 / 1.4–1.9 ns in batch-figures; the machine
+/// varies ±30 % run to run), 88
 /// instructions per evaluation in the portable build (callgrind). On this VM's ~2.05 GHz cores
 /// (a chain of dependent adds runs 2.05 G steps per second) 2.2 ns — W1 with its data in cache —
 /// is 4.4 cycles per evaluation.

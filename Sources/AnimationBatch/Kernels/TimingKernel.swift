@@ -145,7 +145,11 @@ struct TimingBlock {
 ///
 /// **Speed.** About 175 instructions per 8 lanes with AVX2 for the general fold (callgrind); its
 /// loads wait on memory unless prefetched (``prefetchDistance``). The plain path cut W2's frames
-/// (all plain) by 12–33 % per family in paired runs on the two cores; see perf-reports.
+/// (all plain) by 12–33 % per family in paired runs on the two cores; folding four plain blocks
+/// at once in one call, with the end state precomputed, cut them by a further 28–35 % (basic,
+/// spring and path families, 8,192 tracks in cache, alternating runs on one core) and W2's
+/// instructions by 16 % (callgrind, perf-reports/2026-11-22-2ba8c92). With 8,192 basic tracks in
+/// cache the timing stage is still about half of the frame.
 struct TimingKernel {
     /// The fold's results for eight lanes.
     typealias Lanes = (progress: SIMD8<Double>, iteration: SIMD8<Double>, weight: SIMD8<Double>, phase: SIMD8<Double>)
