@@ -8,10 +8,10 @@ import AnimationCore
 /// so no two chunks share a cache line), each chunk then collecting its tracks' events into its
 /// own region; and the composition of composed slots in add order (§8.4), after which the chunks'
 /// events are put in chunk order. Chunks write disjoint ranges, so the results — values and
-/// events, in the same order — are bit-identical for any chunk or thread count. Below ``Configuration/parallelThreshold`` tracks one thread runs
-/// everything; above it the chunks run on every core through a persistent worker pool (not
-/// `DispatchQueue.concurrentPerform`, which allocates 2–4 blocks per call on Linux, measured: see
-/// `WorkerPool`).
+/// events, in the same order — are bit-identical for any chunk or thread count. Below
+/// ``Configuration/parallelThreshold`` tracks one thread runs everything; above it the chunks run
+/// on every core through a persistent worker pool (not `DispatchQueue.concurrentPerform`, which
+/// allocates 2–4 blocks per call on Linux, measured: see `WorkerPool`).
 ///
 /// A steady-state frame — no tracks added or removed since the last — allocates nothing: plans,
 /// event storage and scratch are sized when the store changes.

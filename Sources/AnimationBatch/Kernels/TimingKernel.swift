@@ -268,11 +268,10 @@ struct TimingKernel {
     /// their state bytes stored (``StatePointers/store(_:block:)``).
     ///
     /// Four blocks of plain timings outside groups (almost all of them) go through one straight
-    /// run of eight plain folds, which the compiler interleaves: each fold is a chain of about 15
-    /// dependent operations through two Double divisions (long-latency operations), so one block at a
-    /// time leaves the cores waiting. One call per four blocks, from every batch kind; the vectors
-    /// stay in registers (the fold called out of line took its arguments in 128-bit pieces and
-    /// returned them through memory). Other groups of blocks go one by one.
+    /// run of eight plain folds, free to be interleaved: each fold is a chain of dependent
+    /// operations through two Double divisions. One call per four blocks, from every batch kind;
+    /// the vectors stay in registers (the fold called out of line, as before, took its arguments
+    /// in 128-bit pieces and returned them through memory). Other groups of blocks go one by one.
     @inline(never)
     func evaluate(blocks i: Int, count: Int, time: Double, nodeTimes: UnsafePointer<Double>, state: StatePointers,
                   into timings: UnsafeMutablePointer<TimingBlock>) {
