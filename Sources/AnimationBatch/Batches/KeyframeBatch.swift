@@ -444,16 +444,6 @@ final class KeyframeBatch: TrackBatch {
             v += timing.iteration * load16(cumulativeDelta[c], i)
             out.store(v, component: c, weight: timing.weight, addsBase: add, block: i)
         }
-        if rotatingCount > 0 {
-            let angle = self.angle.base
-            // Borrowed in place: binding `rotating[t]` to a local would copy the whole animation.
-            rotating.withUnsafeBufferPointer { rotating in
-                for lane in 0..<16 where i + lane < count && timing.weight[lane] != 0 && rotating[i + lane] != nil {
-                    let progress = lane < 8 ? timing.progressLow[lane] : timing.progressHigh[lane - 8]
-                    let laneState = TimingState(phase: .active, contributes: true, activeTime: 0, iteration: 0, basicTime: 0, progress: progress)
-                    angle[i + lane] = Float(rotating[i + lane]?.rotationAngle(in: laneState) ?? 0)
-                }
-            }
-        }
+        if rotatingCount > 0 { storeRotationAngles(rotating, into: angle.base, block: i, timing: timing) }
     }
 }

@@ -138,18 +138,7 @@ final class PathBatch: TrackBatch {
         let x0 = animation_gather(tables, index), y0 = animation_gather(tables + 1, index)
         let x = x0 + (animation_gather(tables + 2, index) - x0) * w
         let y = y0 + (animation_gather(tables + 3, index) - y0) * w
-        if rotatingCount > 0 {
-            let angle = self.angle.base
-            // Borrowed in place: binding `rotating[t]` to a local would copy the whole
-            // animation (a memmove and retains per lane).
-            rotating.withUnsafeBufferPointer { rotating in
-                for lane in 0..<16 where i + lane < count && timing.weight[lane] != 0 && rotating[i + lane] != nil {
-                    let progress = lane < 8 ? timing.progressLow[lane] : timing.progressHigh[lane - 8]
-                    let laneState = TimingState(phase: .active, contributes: true, activeTime: 0, iteration: 0, basicTime: 0, progress: progress)
-                    angle[i + lane] = Float(rotating[i + lane]?.rotationAngle(in: laneState) ?? 0)
-                }
-            }
-        }
+        if rotatingCount > 0 { storeRotationAngles(rotating, into: angle.base, block: i, timing: timing) }
         let add = timing.bit(CompiledTiming.addsBase)
         let k = timing.iteration
         out.store(x + k * load16(cumulativeDelta[0], i), component: 0, weight: timing.weight, addsBase: add, block: i)

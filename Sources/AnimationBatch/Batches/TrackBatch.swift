@@ -273,6 +273,23 @@ class TrackBatch {
         }
     }
 
+    /// The rotation-mode angles (semantics §5.7) of block `i`'s contributing tracks that have one,
+    /// from the reference in Double at each lane's progress: `rotating[t]` is the track's keyframe
+    /// animation when it rotates, nil otherwise. Out of line: few scenes rotate.
+    @inline(never)
+    final func storeRotationAngles(_ rotating: [KeyframeAnimation?], into angle: UnsafeMutablePointer<Float>, block i: Int,
+                                   timing: TimingBlock) {
+        // Borrowed in place: binding `rotating[t]` to a local would copy the whole animation (a
+        // memmove and retains per lane).
+        rotating.withUnsafeBufferPointer { rotating in
+            for lane in 0..<16 where i + lane < count && timing.weight[lane] != 0 && rotating[i + lane] != nil {
+                let progress = lane < 8 ? timing.progressLow[lane] : timing.progressHigh[lane - 8]
+                let state = TimingState(phase: .active, contributes: true, activeTime: 0, iteration: 0, basicTime: 0, progress: progress)
+                angle[i + lane] = Float(rotating[i + lane]?.rotationAngle(in: state) ?? 0)
+            }
+        }
+    }
+
     /// Pointers to the state column, taken once per chunk: reading a class's column inside a block
     /// loop costs a retain/release pair per access (measured: 5 % of a frame).
     var statePointers: StatePointers { StatePointers(state: state.base) }
