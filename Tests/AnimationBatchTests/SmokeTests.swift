@@ -25,6 +25,81 @@ struct SmokeTests {
         }
     }
 
+    @Test("keyframe and path batches that gain and lose segment curves and cumulative tracks stay with the reference")
+    func segmentCurvesAndCumulativeComeAndGo() throws {
+        // The batches skip the segment-curve and cumulative columns while no track needs them
+        // (KeyframeBatch, PathBatch): tracks added, replaced in place and removed move those counts
+        // across zero both ways, and every frame is checked against the reference.
+        let store = TrackStore()
+        func plain(_ k: Int) -> KeyframeAnimation {
+            var a = KeyframeAnimation(keyPath: "opacity", values: [0.0, 1.0, 0.25, 0.75])
+            a.calculationMode = [CalculationMode.linear, .cubic, .discrete][k % 3]
+            a.timing.duration = 1 + 0.1 * Double(k)
+            a.timing.repeatCount = .infinity
+            return a
+        }
+        var curved = KeyframeAnimation(keyPath: "opacity", values: [0.0, 1.0, 0.25, 0.75])
+        curved.timingFunctions = [.easeIn, try TimingFunction(controlPoints: 0.2, 1.4, 0.6, -0.3), .easeOut]
+        curved.isCumulative = true
+        curved.timing.duration = 0.9
+        curved.timing.repeatCount = .infinity
+        var square = Path()
+        square.addLines(between: [Point(x: 0, y: 0), Point(x: 10, y: 0), Point(x: 10, y: 10)])
+        var walk = KeyframeAnimation(keyPath: "position", path: square, calculationMode: .paced)
+        walk.timing.duration = 0.8
+        walk.timing.repeatCount = .infinity
+        var cumulativeWalk = walk
+        cumulativeWalk.isCumulative = true
+        // Layers 1–20: plain keyframes; 21–24: paths.
+        var animations: [LayerID: any PropertyAnimation] = [:]
+        var handles: [LayerID: AnimationHandle] = [:]
+        for l in 1...24 {
+            let layer = LayerID(UInt64(l))
+            let animation: any PropertyAnimation = l <= 20 ? plain(l) : walk
+            let property = l <= 20 ? "opacity" : "position"
+            try store.setModelValue(l <= 20 ? 1 : .point(.zero), layer: layer, property: property)
+            animations[layer] = animation
+            handles[layer] = try store.add(animation, layer: layer)
+        }
+        let evaluator = FrameEvaluator(store: store)
+        var time = 0.0
+        func check(_ step: String) {
+            for _ in 0..<12 {
+                time += 0.23
+                evaluator.evaluate(at: time)
+                for (layer, animation) in animations {
+                    let property = animation.keyPath
+                    let model: AnimationValue = property == "opacity" ? 1 : .point(.zero)
+                    let expected = ReferenceEvaluator.presentationValue(ofProperty: property, model: model, animations: [animation], at: time)
+                    let value = evaluator.value(layer: layer, property: property)
+                    let error = value.map { maxDifference($0, expected) } ?? .infinity
+                    // The frame times stay clear of the discrete keys' jumps (multiples of 0.23 s).
+                    let bound = PrecisionTable.tolerance(property: property, model: model, animations: [animation], reference: expected)
+                    #expect(error <= bound,
+                            "\(step): layer \(layer.rawValue) at \(time): \(String(describing: value)) vs \(expected)")
+                }
+            }
+        }
+        check("plain only")
+        let extra = LayerID(100)
+        try store.setModelValue(1, layer: extra, property: "opacity")
+        animations[extra] = curved
+        handles[extra] = try store.add(curved, layer: extra)
+        try store.replace(handles[LayerID(21)]!, with: cumulativeWalk)
+        animations[LayerID(21)] = cumulativeWalk
+        check("a curved cumulative keyframe track and a cumulative path added")
+        try store.replace(handles[LayerID(3)]!, with: curved)
+        animations[LayerID(3)] = curved
+        #expect(store.remove(handles[extra]!))
+        animations[extra] = nil
+        try store.replace(handles[LayerID(21)]!, with: walk)
+        animations[LayerID(21)] = walk
+        check("the curved track replaced in place elsewhere, the cumulative path made plain")
+        try store.replace(handles[LayerID(3)]!, with: plain(3))
+        animations[LayerID(3)] = plain(3)
+        check("plain only again")
+    }
+
     @Test("an overdamped spring past Float's range saturates to the infinity of its sign, never NaN")
     func beyondFloatRangeSaturates() throws {
         // An overdamped spring whose timing curve dips below 0 runs backwards in time, where it

@@ -90,6 +90,13 @@ final class KeyframeBatch: TrackBatch {
     private(set) var rotating: [KeyframeAnimation?] = []
     /// How many entries of `rotating` are set (so a frame can skip the rotation pass in O(1)).
     private var rotatingCount = 0
+    /// How many tracks have segment curves (``Layout/curves``) and how many a nonzero cumulative
+    /// delta: while none do, a frame neither reads nor writes the segment-curve columns, nor reads
+    /// `cumulativeDelta` (every row of them would give the identity curve and a zero term: 16 + 4w
+    /// bytes per track a frame need not stream). Tracks without segment curves keep the identity
+    /// curve in the segment-curve columns from `setKeyframes` on, so counting them in later costs
+    /// nothing.
+    private var curvedCount = 0, cumulativeCount = 0
 
     override init(width: Int) {
         cumulativeDelta = VectorColumns(width: width)
@@ -126,6 +133,8 @@ final class KeyframeBatch: TrackBatch {
     override func willRemoveSpecific(_ i: Int) {
         garbage += recordSize(i)
         if rotating[i] != nil { rotatingCount -= 1 }
+        if layout[i] & Layout.curves != 0 { curvedCount -= 1 }
+        if !cumulativeDelta.isZero(i) { cumulativeCount -= 1 }
     }
 
     override func clearSpecific(_ i: Int) {
@@ -154,6 +163,8 @@ final class KeyframeBatch: TrackBatch {
         if i < rotating.count {
             garbage += recordSize(i)
             if rotating[i] != nil { rotatingCount -= 1 }
+            if layout[i] & Layout.curves != 0 { curvedCount -= 1 }
+            if !cumulativeDelta.isZero(i) { cumulativeCount -= 1 }
             rotating[i] = animation
         } else {
             rotating.append(animation)
@@ -196,7 +207,13 @@ final class KeyframeBatch: TrackBatch {
         cursor[i] = 0
         layout[i] = flags
         (validFrom[i], validUntil[i]) = (.infinity, -.infinity)   // refreshed on the next frame
+        if flags & Layout.curves != 0 {
+            curvedCount += 1
+        } else {
+            segmentCurve.setControlPoints(i, x1: 0, y1: 0, x2: 1, y2: 1)   // kept: refreshes leave it
+        }
         cumulativeDelta.set(i, k.cumulativeDelta)
+        if !cumulativeDelta.isZero(i) { cumulativeCount += 1 }
         compactIfNeeded()
     }
 
@@ -279,12 +296,12 @@ final class KeyframeBatch: TrackBatch {
                 cursor[t] = Int32(j)
                 let from: Float = j == 0 ? -.infinity : kt[j]
                 let until: Float = j == n - 1 ? .infinity : (j + 1 < keys ? min(kt[j + 1], 1) : 1)
-                hold(t, records + record + times + j * w, from: from, until: until)
+                hold(t, records + record + times + j * w, from: from, until: until, curves: false)
                 return
             }
             let m = Int(count1[t])
             guard m > 0 else {
-                hold(t, records + record, from: -.infinity, until: .infinity)   // a single value
+                hold(t, records + record, from: -.infinity, until: .infinity, curves: flags & Layout.curves != 0)   // a single value
                 return
             }
             let size = flags & Layout.curves != 0 ? curvedSegment : plainSegment
@@ -310,36 +327,39 @@ final class KeyframeBatch: TrackBatch {
             if flags & Layout.curves != 0 {
                 let k = g + 2 + 4 * w
                 (curve.x1[t], curve.y1[t], curve.x2[t], curve.y2[t]) = (k[0], k[1], k[2], k[3])
-            } else {
-                (curve.x1[t], curve.y1[t], curve.x2[t], curve.y2[t]) = (0, 0, 1, 1)
             }
         }
 
-        /// A held value: fraction 0 (t0 = +∞), so H(v0, …; 0) = v0.
-        private func hold(_ t: Int, _ value: UnsafeMutablePointer<Float>, from: Float, until: Float) {
+        /// A held value: fraction 0 (t0 = +∞), so H(v0, …; 0) = v0. `curves`: the track has
+        /// segment curves, whose columns then get the identity curve (other tracks keep it).
+        private func hold(_ t: Int, _ value: UnsafeMutablePointer<Float>, from: Float, until: Float, curves: Bool) {
             (validFrom[t], validUntil[t]) = (from, until)
             (t0[t], t1[t], inverseWidth[t]) = (.infinity, .infinity, 0)
             for c in 0..<width {
                 v0[c][t] = value[c]
                 (v1[c][t], d[c][t], s[c][t]) = (0, 0, 0)
             }
-            (curve.x1[t], curve.y1[t], curve.x2[t], curve.y2[t]) = (0, 0, 1, 1)
+            if curves { (curve.x1[t], curve.y1[t], curve.x2[t], curve.y2[t]) = (0, 0, 1, 1) }
         }
 
         /// Starts loading the record data a refresh of track `t` will most likely read: the
-        /// record's start (its first key time, which every refresh compares), the cursor's own
-        /// segment (where the search starts) and the segment after it (progress moves forward),
-        /// or the next held value.
+        /// record's start (its first key time, which every refresh compares, and the first
+        /// segment, where a repeat wraps to), the cursor's own segment (where the search starts),
+        /// the segment after it (progress moves forward) and the one before it (autoreversing
+        /// tracks move backward half the time), or the neighbouring held values.
         @inline(__always)
         func prefetch(_ t: Int) {
             let record = records + Int(recordOffset[t])
-            let j = Int(cursor[t]), next = j + 1
+            let j = Int(cursor[t]), next = j + 1, previous = max(j - 1, 0)
             animation_prefetch(record)
             if layout[t] & Layout.discrete != 0 {
+                let values = record + Int(count2[t])
                 animation_prefetch(record + next)
-                animation_prefetch(record + Int(count2[t]) + next * width)
+                animation_prefetch(values + next * width)
+                animation_prefetch(values + previous * width)
             } else {
                 let size = layout[t] & Layout.curves != 0 ? curvedSegment : plainSegment
+                animation_prefetch(record + previous * size)
                 animation_prefetch(record + j * size)
                 animation_prefetch(record + next * size)
                 animation_prefetch(record + next * size + size - 1)
@@ -368,6 +388,7 @@ final class KeyframeBatch: TrackBatch {
         let columns = refreshColumns
         let recordOffset = columns.recordOffset, cursor = columns.cursor, count2 = columns.count2
         let count1 = columns.count1, layout = columns.layout
+        let curved = curvedCount > 0
         // §5.4: the animation's curve first (`p`), then the segment's.
         evaluateCurved(blocks: blocks, time: time, nodeTimes: nodeTimes) { i, timing, p in
             // The refresh metadata of the block four ahead: few lanes of a block refresh, so these
@@ -391,10 +412,12 @@ final class KeyframeBatch: TrackBatch {
             animation_prefetch(columns.t0 + dense)
             animation_prefetch(columns.t1 + dense)
             animation_prefetch(columns.inverseWidth + dense)
-            animation_prefetch(columns.curve.x1 + dense)
-            animation_prefetch(columns.curve.y1 + dense)
-            animation_prefetch(columns.curve.x2 + dense)
-            animation_prefetch(columns.curve.y2 + dense)
+            if curved {
+                animation_prefetch(columns.curve.x1 + dense)
+                animation_prefetch(columns.curve.y1 + dense)
+                animation_prefetch(columns.curve.x2 + dense)
+                animation_prefetch(columns.curve.y2 + dense)
+            }
             let stale = (timing.weight .> 0) .& ((p .< load16(validFrom, i)) .| .!(p .< load16(validUntil, i)))
             if anyLane(stale) {
                 forEachLane(of: stale) { lane in columns.prefetch(i + lane) }
@@ -430,9 +453,10 @@ final class KeyframeBatch: TrackBatch {
         q.replace(with: 1, where: p .>= load16(t1, i))
         q.replace(with: 0, where: .!live)
         let r = CurveKernel.clamp(q), mirror = r .> 0.5
-        q = CurveKernel.evaluate(r, mirrored: r.replacing(with: 1 - r, where: mirror), mirror: mirror,
-                                 x1: load16(segmentCurves.x1, i), y1: load16(segmentCurves.y1, i),
-                                 x2: load16(segmentCurves.x2, i), y2: load16(segmentCurves.y2, i))
+        // With no segment curves in the batch every lane's curve is the identity, which returns r.
+        q = curvedCount == 0 ? r : CurveKernel.evaluate(r, mirrored: r.replacing(with: 1 - r, where: mirror), mirror: mirror,
+                                                        x1: load16(segmentCurves.x1, i), y1: load16(segmentCurves.y1, i),
+                                                        x2: load16(segmentCurves.x2, i), y2: load16(segmentCurves.y2, i))
 
         // H(v0, v1, d, s; q) (discrete and single values: q = 0, H = v0), the cumulative term
         // (§4.4) and the exclusive fallback.
@@ -441,7 +465,7 @@ final class KeyframeBatch: TrackBatch {
         let add = timing.bit(CompiledTiming.addsBase)
         for c in 0..<w {
             var v = h00 * load16(v0[c], i) + h01 * load16(v1[c], i) + h10 * load16(d[c], i) + h11 * load16(s[c], i)
-            v += timing.iteration * load16(cumulativeDelta[c], i)
+            if cumulativeCount > 0 { v += timing.iteration * load16(cumulativeDelta[c], i) }
             out.store(v, component: c, weight: timing.weight, addsBase: add, block: i)
         }
         if rotatingCount > 0 { storeRotationAngles(rotating, into: angle.base, block: i, timing: timing) }

@@ -31,6 +31,9 @@ final class PathBatch: TrackBatch {
     /// Tracks with a rotation mode keep their animation (parallel to positions).
     private(set) var rotating: [KeyframeAnimation?] = []
     private var rotatingCount = 0
+    /// Tracks with a nonzero cumulative delta: while there are none, frames skip the column (8
+    /// bytes per track).
+    private var cumulativeCount = 0
     private var tableIndex: [Path: (offset: Int32, count: Int32)] = [:]
 
     init() {
@@ -59,6 +62,7 @@ final class PathBatch: TrackBatch {
 
     override func willRemoveSpecific(_ i: Int) {
         if rotating[i] != nil { rotatingCount -= 1 }
+        if !cumulativeDelta.isZero(i) { cumulativeCount -= 1 }
     }
 
     override func clearSpecific(_ i: Int) {
@@ -73,6 +77,7 @@ final class PathBatch: TrackBatch {
     func setPath(_ i: Int, _ path: Path, cumulativeDelta delta: [Float], rotating animation: KeyframeAnimation?) {
         if i < rotating.count {
             if rotating[i] != nil { rotatingCount -= 1 }
+            if !cumulativeDelta.isZero(i) { cumulativeCount -= 1 }
             rotating[i] = animation
         } else {
             rotating.append(animation)
@@ -93,11 +98,13 @@ final class PathBatch: TrackBatch {
             sampleCount[i] = Int32(table.points.count)
         }
         cumulativeDelta.set(i, delta)
+        if !cumulativeDelta.isZero(i) { cumulativeCount += 1 }
     }
 
     override func evaluate(blocks: Range<Int>, time: Double, nodeTimes: UnsafePointer<Double>) {
         let sampleCount = self.sampleCount.base, tableOffset = self.tableOffset.base, tables = self.tables.base
         let cumulativeDelta = self.cumulativeDelta.pointers, base = outputPointers.base
+        let cumulative = cumulativeCount > 0
         // Software-pipelined by one block, like the keyframe batch: a block's table entries are
         // prefetched one block before they are gathered. Tables are read at positions that follow
         // each track's progress, which no hardware prefetcher predicts: once tracks are active,
@@ -109,7 +116,7 @@ final class PathBatch: TrackBatch {
             animation_prefetch(sampleCount + ahead)
             animation_prefetch(tableOffset + ahead)
             for c in 0..<2 {
-                animation_prefetch(cumulativeDelta[c] + ahead)
+                if cumulative { animation_prefetch(cumulativeDelta[c] + ahead) }
                 animation_prefetch(base[c] + ahead)
             }
             let f = narrow(timing.progressLow, timing.progressHigh)   // §5.5: paced ignores timing functions
@@ -140,8 +147,13 @@ final class PathBatch: TrackBatch {
         let y = y0 + (animation_gather(tables + 3, index) - y0) * w
         if rotatingCount > 0 { storeRotationAngles(rotating, into: angle.base, block: i, timing: timing) }
         let add = timing.bit(CompiledTiming.addsBase)
-        let k = timing.iteration
-        out.store(x + k * load16(cumulativeDelta[0], i), component: 0, weight: timing.weight, addsBase: add, block: i)
-        out.store(y + k * load16(cumulativeDelta[1], i), component: 1, weight: timing.weight, addsBase: add, block: i)
+        if cumulativeCount > 0 {
+            let k = timing.iteration
+            out.store(x + k * load16(cumulativeDelta[0], i), component: 0, weight: timing.weight, addsBase: add, block: i)
+            out.store(y + k * load16(cumulativeDelta[1], i), component: 1, weight: timing.weight, addsBase: add, block: i)
+        } else {
+            out.store(x, component: 0, weight: timing.weight, addsBase: add, block: i)
+            out.store(y, component: 1, weight: timing.weight, addsBase: add, block: i)
+        }
     }
 }

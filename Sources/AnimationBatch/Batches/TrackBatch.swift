@@ -31,6 +31,9 @@ final class VectorColumns {
 
     func get(_ i: Int) -> [Float] { columns.map { $0[i] } }
 
+    /// Whether every component of row `i` is zero (NaN is not).
+    func isZero(_ i: Int) -> Bool { columns.allSatisfy { $0[i] == 0 } }
+
     func move(_ from: Int, to: Int) {
         for c in columns { c[to] = c[from] }
     }
