@@ -115,13 +115,18 @@ struct CompiledCurve: Sendable, Hashable {
 /// operations), so ``evaluate4(_:curves:block:outputs:)`` interleaves four blocks (four
 /// independent chains) — W1 and the batches' curve stage both go through it. Four interleaved
 /// blocks are bound by the number of vector operations (on this 2-core Zen 4 VM eight run no
-/// faster), about 110 per block. W1 (perf-reports/2026-11-22-81e9ee7, -a11f4e5, -d9b9952 and
-/// -2ba8c92, the kernel unchanged), native build: 1.95–3.1 ns per evaluation on one thread and
-/// 1.0–2.0 ns on two through the C interface (2.0–3.2 / 1.4–1.9 ns in batch-figures; the machine
-/// varies ±30 % run to run), 88
-/// instructions per evaluation in the portable build (callgrind). On this VM's ~2.05 GHz cores
-/// (a chain of dependent adds runs 2.05 G steps per second) 2.2 ns — W1 with its data in cache —
-/// is 4.4 cycles per evaluation.
+/// faster), roughly 100–110 per block: a 512-bit operation takes two of the four 256-bit pipes, so the
+/// kernel runs near two operations a cycle, and moving work between pipes (multiplications by 3
+/// as additions) does not help — only fewer operations do. W1 (perf-reports/2026-11-22-81e9ee7,
+/// -a11f4e5, -d9b9952 and -2ba8c92, before the reciprocal estimate), native build: 1.95–3.1 ns per
+/// evaluation on one thread and 1.0–2.0 ns on two through the C interface (2.0–3.2 / 1.4–1.9 ns in
+/// batch-figures; the machine varies ±30 % run to run), 88 instructions per evaluation in the
+/// portable build (callgrind). The reciprocal estimate, the folded negation, the max/min clamps and
+/// the identity masks computed once took W1 with its data in cache (16,384 evaluations, best of
+/// eleven alternating runs) from 1.96 to 1.82 ns, and the portable build's instructions from 88.4 to
+/// 85.3 (perf-reports/2026-11-22-d6ab2bc, where a slow moment of the machine measured 2.42 ns on
+/// one thread, 2.45 ns through the C interface). On this VM's ~2.05 GHz cores 1.82 ns is 3.7
+/// cycles per evaluation.
 enum CurveKernel {
     /// Polynomial coefficients `x(s) = ((ax·s + bx)·s + cx)·s` and `y(s)` of 16 curves.
     @inline(__always)
