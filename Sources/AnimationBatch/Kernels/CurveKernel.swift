@@ -170,7 +170,8 @@ enum CurveKernel {
     @_transparent
     static var signBit: SIMD16<UInt32> { SIMD16<UInt32>(repeating: 0x8000_0000) }
 
-    /// Two Newton steps in `s` from `s`, each clamped into `[low, high]` (``newtonStep(_:_:_:_:_:_:_:_:_:)``).
+    /// Two Newton steps in `s` from `s`, each clamped into `[low, high]`
+    /// (``newtonStep(_:_:_:_:_:_:_:_:_:)``).
     @_transparent
     static func newton(_ s: SIMD16<Float>, _ u: SIMD16<Float>, _ ax: SIMD16<Float>, _ bx: SIMD16<Float>, _ cx: SIMD16<Float>,
                        _ low: SIMD16<Float>, _ high: SIMD16<Float>) -> SIMD16<Float> {
