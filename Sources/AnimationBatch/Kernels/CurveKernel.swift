@@ -115,9 +115,9 @@ struct CompiledCurve: Sendable, Hashable {
 /// operations), so ``evaluate4(_:curves:block:outputs:)`` interleaves four blocks (four
 /// independent chains) — W1 and the batches' curve stage both go through it. Four interleaved
 /// blocks are bound by the number of vector operations (on this 2-core Zen 4 VM eight run no
-/// faster), roughly 100–110 per block: a 512-bit operation takes two of the four 256-bit pipes, so the
-/// kernel runs near two operations a cycle, and moving work between pipes (multiplications by 3
-/// as additions) does not help — only fewer operations do. W1 (perf-reports/2026-11-22-81e9ee7,
+/// faster), roughly 100–110 per block: a 512-bit operation takes two of the four 256-bit pipes,
+/// so the kernel runs near two operations a cycle, and moving work between pipes (multiplications
+/// by 3 as additions) does not help — only fewer operations do. W1 (perf-reports/2026-11-22-81e9ee7,
 /// -a11f4e5, -d9b9952 and -2ba8c92, before the reciprocal estimate), native build: 1.95–3.1 ns per
 /// evaluation on one thread and 1.0–2.0 ns on two through the C interface (2.0–3.2 / 1.4–1.9 ns in
 /// batch-figures; the machine varies ±30 % run to run), 88 instructions per evaluation in the
