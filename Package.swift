@@ -68,6 +68,10 @@ let package = Package(
             ]
         ),
         .testTarget(
+            name: "AnimationWorkloadsTests",
+            dependencies: ["AnimationWorkloads", "AnimationBatch", "AnimationCore"]
+        ),
+        .testTarget(
             name: "AnimationSceneTests",
             dependencies: ["AnimationScene", "AnimationBatch", "AnimationCore", "AnimationWorkloads"],
             exclude: ["Golden"]   // read through #filePath; UPDATE_GOLDEN=1 rewrites them
