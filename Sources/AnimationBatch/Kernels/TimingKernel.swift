@@ -215,6 +215,30 @@ struct TimingKernel {
         return Self.block(low, high, flagBytes)
     }
 
+    /// §2.5 fold, shared by the plain and general folds: `k = ⌊t/P⌋` (none completed before the
+    /// first iteration), `u = t − kP` clamped into `[0, P]`, the autoreverse mirror, `p = u/d`
+    /// clamped into `[0, 1]`; the precomputed end state where `atEnd` (``CompiledTiming/endProgress``);
+    /// 0 and 0 where the track does not contribute.
+    @_transparent
+    private static func fold(_ t: SIMD8<Double>, period: SIMD8<Double>, duration d: SIMD8<Double>,
+                             autoreverses: SIMDMask<SIMD8<Int64>>, atEnd: SIMDMask<SIMD8<Int64>>,
+                             contributes: SIMDMask<SIMD8<Int64>>, _ i: Int, _ k: TimingKernel) -> (SIMD8<Double>, SIMD8<Double>) {
+        var iteration = (t / period).rounded(.down)
+        var u = t - iteration * period
+        iteration.replace(with: 0, where: iteration .< 0)   // before the first iteration none has completed
+        u.replace(with: 0, where: u .< 0)
+        u.replace(with: period, where: u .> period)
+        u.replace(with: 2 * d - u, where: autoreverses .& (u .>= d))
+        var p = u / d
+        p.replace(with: 0, where: p .< 0)
+        p.replace(with: 1, where: p .> 1)
+        iteration.replace(with: load8Widened(k.endIteration, i), where: atEnd)
+        p.replace(with: load8(k.endProgress, i), where: atEnd)
+        p.replace(with: 0, where: .!contributes)
+        iteration.replace(with: 0, where: .!contributes)
+        return (p, iteration)
+    }
+
     /// The fold of eight lanes whose timings are all plain (speed 1, offset 0, AD > 0): the general
     /// fold (``foldGeneral(tp:_:_:_:)``) with those constants folded by hand, giving the same bits.
     /// `e = (tp − b)·1` is `tp − b`; no lane runs backwards or pauses; the raw local time is
@@ -244,19 +268,8 @@ struct TimingKernel {
             .& .!tpIsNaN .& (t .< .infinity)
         // t ≥ AD only after (active e < AD; before 0 < AD; NaN fails).
         let atEnd = after .& (ad .< .infinity)
-        var iteration = (t / period).rounded(.down)
-        var u = t - iteration * period
-        iteration.replace(with: 0, where: iteration .< 0)
-        u.replace(with: 0, where: u .< 0)
-        u.replace(with: period, where: u .> period)
-        u.replace(with: 2 * d - u, where: autoreverses .& (u .>= d))
-        var p = u / d
-        p.replace(with: 0, where: p .< 0)
-        p.replace(with: 1, where: p .> 1)
-        iteration.replace(with: load8Widened(k.endIteration, i), where: atEnd)
-        p.replace(with: load8(k.endProgress, i), where: atEnd)
-        p.replace(with: 0, where: .!contributes)
-        iteration.replace(with: 0, where: .!contributes)
+        let (p, iteration) = fold(t, period: period, duration: d, autoreverses: autoreverses, atEnd: atEnd,
+                                  contributes: contributes, i, k)
         let weight = zeros.replacing(with: ones, where: contributes)
         var phase = ones
         phase.replace(with: 0, where: before .| tpIsNaN)
@@ -369,19 +382,8 @@ struct TimingKernel {
 
         // §2.5 fold, with the end-inclusive state at t = AD precomputed (``CompiledTiming/endProgress``).
         let atEnd = finite .& (t .>= ad)
-        var iteration = (t / period).rounded(.down)
-        var u = t - iteration * period
-        iteration.replace(with: 0, where: iteration .< 0)   // before the first iteration none has completed
-        u.replace(with: 0, where: u .< 0)
-        u.replace(with: period, where: u .> period)
-        u.replace(with: 2 * d - u, where: autoreverses .& (u .>= d))
-        var p = u / d
-        p.replace(with: 0, where: p .< 0)
-        p.replace(with: 1, where: p .> 1)
-        iteration.replace(with: load8Widened(k.endIteration, i), where: atEnd)
-        p.replace(with: load8(k.endProgress, i), where: atEnd)
-        p.replace(with: 0, where: .!contributes)
-        iteration.replace(with: 0, where: .!contributes)
+        let (p, iteration) = fold(t, period: period, duration: d, autoreverses: autoreverses, atEnd: atEnd,
+                                  contributes: contributes, i, k)
 
         let weight = zeros.replacing(with: ones, where: contributes)
         var phase = ones
