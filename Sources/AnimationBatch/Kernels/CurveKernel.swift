@@ -83,50 +83,63 @@ struct CompiledCurve: Sendable, Hashable {
 
 /// The timing-curve kernel: `y = f(x)` for 16 cubic Béziers at once (semantics §3.2).
 ///
-/// **Algorithm (mirror, √-warped bisection B9, guarded Newton N2).** For `x > 0.5` the mirror
-/// image (the curve seen from (1, 1): control points (1 − x2, 1 − y2), (1 − x1, 1 − y1)) is solved
-/// at `1 − x` and `1 − y′` returned, so both ends of the curve are solved near `s = 0`, where Float
-/// has its precision; the batch kernels take `1 − p` from the Double timing stage, so even `p`
-/// within 1e-9 of 1 is exact. Then 9 division-free bisection steps on `t ∈ [0, 1]` with `s = t²`
-/// (`t ± h`, `h` halving: each step one square, three multiply-adds and a sign transfer — five
-/// vector operations, ``bisectionStep(_:_:_:_:_:_:)``) bracket the root, and 2 Newton steps in
-/// `s`, each clamped into the bracket, converge. The Newton steps multiply by a reciprocal
-/// estimate of the slope instead of dividing (``newtonStep(_:_:_:_:_:_:_:_:_:)``); the clamps are a
-/// `max` and a `min`, which also catch the step's one possible NaN.
+/// **Algorithm (mirror, √-warped bisection B9, guarded Newton and chord steps).** For `x > 0.5` the
+/// mirror image (the curve seen from (1, 1): control points (1 − x2, 1 − y2), (1 − x1, 1 − y1)) is
+/// solved at `1 − x` and `1 − y′` returned, so both ends of the curve are solved near `s = 0`,
+/// where Float has its precision; the batch kernels take `1 − p` from the Double timing stage, so
+/// even `p` within 1e-9 of 1 is exact. Then 9 division-free bisection steps on `t ∈ [0, 1]` with
+/// `s = t²` (`t ± h`, `h` halving: each step one square, three multiply-adds and a sign transfer —
+/// five vector operations, ``bisectionStep(_:_:_:_:_:_:)``) bracket the root, and 2 steps in `s`,
+/// each clamped into the bracket, converge: a Newton step, then one that reuses the first slope (a
+/// chord step); both multiply by a reciprocal estimate of it instead of dividing
+/// (``newton(_:_:_:_:_:_:_:)``); the clamps are a `max` and a `min`, which also catch a step's one
+/// possible NaN.
 ///
 /// Why `s = t²`: curves with `x1 ≈ 0` rise like `y ∝ √x` at the start (`x′(0) = 0`). A uniform
 /// bisection leaves such a root deep inside its first cell, where Newton only halves the error per
 /// step — 1e-4 off at x = 1e-7 with 10 uniform steps (measured). Warped cells are finest near 0
-/// (width ≈ 2t·2⁻¹⁰) and no wider than 2⁻⁹ elsewhere, so Newton starts within a few per cent of
-/// the root except for roots inside the first cell (s < 2⁻²⁰), whose y is that small too. Measured
+/// (width ≈ 2t·2⁻¹⁰) and no wider than 2⁻⁹ elsewhere, so Newton starts within a few per cent of the
+/// root except for roots inside the first cell (s < 2⁻²⁰), whose y is that small too. Measured
 /// worst over the kernel tests' corner grid, ends included: 8 steps 2.4e-6 but 1.0e-5 at x = 1e-45;
-/// 9 steps 2.5e-6 everywhere; 10 steps 2.0e-6, 15 % slower than 9. Never Newton alone from `s = x`: on steep curves it diverges
-/// (performance-notes.md). `x ≤ 0` gives exactly 0 and `x ≥ 1` exactly 1. Curves on the diagonal
-/// (`y = x`) return their input (per lane, and the whole block skips the solve when every lane is
-/// linear). Nearly vertical curves (``CompiledCurve/isWithinFloatPrecision(_:)``) come out NaN and
-/// are evaluated in Double (``CurveColumns``).
+/// 9 steps 2.5e-6 everywhere; 10 steps 2.0e-6, 15 % slower than 9 (all with two Newton steps).
+/// Never Newton alone from `s = x`: on steep curves it diverges (performance-notes.md). `x ≤ 0`
+/// gives exactly 0 and `x ≥ 1` exactly 1. Curves on the diagonal (`y = x`) return their input (per
+/// lane, and the whole block skips the solve when every lane is linear). Nearly vertical curves
+/// (``CompiledCurve/isWithinFloatPrecision(_:)``) come out NaN and are evaluated in Double
+/// (``CurveColumns``).
 ///
 /// **Error bound.** ≤ 2e-5 absolute for control points x1, x2 in [0, 1] and y in [−1, 2]; the
-/// kernel tests measure ≤ 2.5e-6 on every curve it keeps (they require ≤ 1e-5), over a grid
-/// through the domain's corners with inputs down to the smallest Float from either end; W1's max
-/// and p99.99 are in perf-reports.
+/// kernel tests measure ≤ 3.3e-6 on every curve it keeps (they require ≤ 1e-5), over a grid through
+/// the domain's corners with inputs down to the smallest Float from either end; W1's max and p99.99
+/// are in perf-reports.
 ///
 /// **Speed.** One block alone is latency-bound (each bisection step is a chain of dependent vector
-/// operations), so ``evaluate4(_:curves:block:outputs:)`` interleaves four blocks (four
-/// independent chains) — W1 and the batches' curve stage both go through it. Four interleaved
-/// blocks are bound by the number of vector operations (on this 2-core Zen 4 VM eight run no
-/// faster), roughly 100–110 per block: a 512-bit operation takes two of the four 256-bit pipes,
-/// so the kernel runs near two operations a cycle, and moving work between pipes (multiplications
-/// by 3 as additions) does not help — only fewer operations do. W1 (perf-reports/2026-11-22-81e9ee7,
-/// -a11f4e5, -d9b9952 and -2ba8c92, before the reciprocal estimate), native build: 1.95–3.1 ns per
-/// evaluation on one thread and 1.0–2.0 ns on two through the C interface (2.0–3.2 / 1.4–1.9 ns in
-/// batch-figures; the machine varies ±30 % run to run), 88 instructions per evaluation in the
-/// portable build (callgrind). The reciprocal estimate, the folded negation, the max/min clamps and
-/// the identity masks computed once took W1 with its data in cache (16,384 evaluations, best of
-/// eleven alternating runs) from 1.96 to 1.82 ns, and the portable build's instructions from 88.4 to
-/// 85.3 (perf-reports/2026-11-22-d6ab2bc, where a slow moment of the machine measured 2.42 ns on
-/// one thread, 2.45 ns through the C interface). On this VM's ~2.05 GHz cores 1.82 ns is 3.7
-/// cycles per evaluation.
+/// operations, about 19 cycles), so ``evaluate4(_:curves:block:outputs:)`` interleaves four blocks
+/// (four independent chains) — W1 and the batches' curve stage both go through it. W1
+/// (perf-reports/2026-11-22-81e9ee7, -a11f4e5, -d9b9952 and -2ba8c92, before the reciprocal
+/// estimate), native build: 1.95–3.1 ns per evaluation on one thread and 1.0–2.0 ns on two through
+/// the C interface (2.0–3.2 / 1.4–1.9 ns in batch-figures; the machine varies ±30 % run to run), 88
+/// instructions per evaluation in the portable build (callgrind). The reciprocal estimate, the
+/// folded negation, the max/min clamps and the identity masks computed once took W1 with its data
+/// in cache (16,384 evaluations, best of eleven alternating runs) from 1.96 to 1.82 ns, and the
+/// portable build's instructions from 88.4 to 85.3 (perf-reports/2026-11-22-d6ab2bc, where a slow
+/// moment of the machine measured 2.42 ns on one thread, 2.45 ns through the C interface).
+///
+/// **What bounds it is not settled.** This VM's cores run at about 3.6 GHz (a chain of dependent
+/// integer additions; 512-bit FMAs retire at 3.64 G/s, one a cycle), so 1.82 ns is about 6.6 cycles
+/// per evaluation, 105 per block. Measured in isolated loops on this Zen 4, multiplies, FMAs,
+/// `vpternlogd`, compares and `vrcp14ps` share the same two pipes (four of either kind with four
+/// FMAs take eight cycles), while adds, `vpandd`/`vpord`, `vmaxps`/`vminps` and blends run beside
+/// them. The disassembly of a four-block call holds 321 operations of the first kind per 64
+/// evaluations (189 in the bisection): 5.0 cycles per evaluation, so those pipes are busy about
+/// three quarters of the time, and neither they nor the chains' latency alone explain 6.6. Tried
+/// (W1 in cache, best of seven or nine runs, alternating with the build it changes): five
+/// interleaved blocks instead of four, 1.77 against 1.78 ns (eight, earlier, no faster either); the
+/// bisection step's sign transfer as an AND and an OR off the FMA pipes instead of one
+/// `vpternlogd`, slower (1.88 against 1.78; with five blocks 1.86 against 1.80); one Newton step
+/// fewer, 0.18 ns faster but off by 1.2e-5. The bisection steps' cost depends on how the loop is
+/// laid out: 7 steps measured 1.54–1.56 ns, 5 steps 1.70, 9 steps 1.75–1.78, 3 steps 1.38, 1 step
+/// 1.06 (fewer than 9 miss the kernel tests' 1e-5 near x = 0, see above).
 enum CurveKernel {
     /// Polynomial coefficients `x(s) = ((ax·s + bx)·s + cx)·s` and `y(s)` of 16 curves.
     @inline(__always)
@@ -170,36 +183,39 @@ enum CurveKernel {
     @_transparent
     static var signBit: SIMD16<UInt32> { SIMD16<UInt32>(repeating: 0x8000_0000) }
 
-    /// Two Newton steps in `s` from `s`, each clamped into `[low, high]`
-    /// (``newtonStep(_:_:_:_:_:_:_:_:_:)``).
+    /// A Newton step in `s` from `s`, then a chord step that reuses its slope, each clamped into
+    /// `[low, high]` (``newtonStep(_:_:_:_:_:_:_:_:)``).
+    ///
+    /// The step multiplies by an estimate of `1 / x′(s)` (``reciprocalEstimate(_:)``: `vrcp14ps`
+    /// with AVX-512, relative error < 2⁻¹⁴; a division in other builds) instead of dividing, and the
+    /// second step multiplies by the same estimate instead of evaluating the slope again at the
+    /// first step's answer. A step with a slope off by a factor `1 + ε` removes all but `ε` of the
+    /// error; after the bisection the root is within a cell of the first step's point, so the
+    /// first slope is within about that cell's relative width of the true one, and the second step
+    /// still lands within Float's reach of the root: on the kernel tests' corner grid the worst case
+    /// went from 2.5e-6 (two Newton steps) to 3.2e-6 (native build), and W1's maximum error stayed
+    /// at 5.2e-7 on 16,384 evaluations. Reusing the slope saves two multiply-adds and a reciprocal
+    /// per block and shortens the second step's chain: W1 in cache (16,384 evaluations, best of
+    /// seven runs, twice, alternating with the two-Newton-step build) 1.71–1.73 against 1.75–1.76 ns.
     @_transparent
     static func newton(_ s: SIMD16<Float>, _ u: SIMD16<Float>, _ ax: SIMD16<Float>, _ bx: SIMD16<Float>, _ cx: SIMD16<Float>,
                        _ low: SIMD16<Float>, _ high: SIMD16<Float>) -> SIMD16<Float> {
-        let ax3 = 3 * ax, bx2 = 2 * bx
-        let s1 = newtonStep(s, u, ax, bx, cx, ax3, bx2, low, high)
-        return newtonStep(s1, u, ax, bx, cx, ax3, bx2, low, high)
+        let inverseSlope = reciprocalEstimate(mad(mad(3 * ax, s, 2 * bx), s, cx))
+        let s1 = newtonStep(s, u, ax, bx, cx, inverseSlope, low, high)
+        return newtonStep(s1, u, ax, bx, cx, inverseSlope, low, high)
     }
 
-    /// One Newton step in `s` towards `x(s) = u`, clamped into `[low, high]`: a step that divides
-    /// by a zero slope lands on an end of the bracket (on `low` when the residual is zero too).
-    /// `ax3 = 3·ax`, `bx2 = 2·bx` (the slope's coefficients).
-    ///
-    /// With AVX-512 the step multiplies by an estimate of `1 / x′(s)` (``reciprocalEstimate(_:)``:
-    /// relative error < 2⁻¹⁴) instead of dividing: a step with a slope off by a factor `1 + ε`
-    /// leaves `ε` times the error it removes plus Newton's own quadratic term, so the second step
-    /// still lands where a divided one would (the kernel tests' corner grid measures the same
-    /// worst case, 2.5e-6, and W1's maximum error went from 1.29e-6 to 1.06e-6), and the division
-    /// was the kernel's slowest instruction. Other builds divide.
+    /// One step in `s` towards `x(s) = u`, `s − (x(s) − u) · inverseSlope`, clamped into
+    /// `[low, high]`: a step by an infinite inverse (a zero slope) lands on an end of the bracket
+    /// (on `low` when the residual is zero too).
     @_transparent
     static func newtonStep(_ s: SIMD16<Float>, _ u: SIMD16<Float>, _ ax: SIMD16<Float>, _ bx: SIMD16<Float>, _ cx: SIMD16<Float>,
-                           _ ax3: SIMD16<Float>, _ bx2: SIMD16<Float>, _ low: SIMD16<Float>, _ high: SIMD16<Float>) -> SIMD16<Float> {
+                           _ inverseSlope: SIMD16<Float>, _ low: SIMD16<Float>, _ high: SIMD16<Float>) -> SIMD16<Float> {
         let residual = mad(mad(mad(ax, s, bx), s, cx), s, -u)
-        let slope = mad(mad(ax3, s, bx2), s, cx)
-        // Without AVX-512 the estimate would be a division anyway: divide, as before.
-        let next = animation_has_reciprocal_estimate() != 0 ? mad(negated(residual), reciprocalEstimate(slope), s) : s - residual / slope
+        let next = mad(negated(residual), inverseSlope, s)
         // max then min, as x86 computes them (`vmaxps`, `vminps`: a NaN first operand gives the
-        // second), so the only NaN a step can make — 0 × ∞, a zero residual over a zero slope —
-        // lands on `low` with no test of its own.
+        // second), so the only NaN a step can make — 0 × ∞, a zero residual times an infinite
+        // inverse — lands on `low` with no test of its own.
         let raised = next.replacing(with: low, where: .!(next .> low))
         return raised.replacing(with: high, where: .!(raised .< high))
     }
@@ -274,7 +290,7 @@ enum CurveKernel {
         return y
     }
 
-    /// The Newton steps after the bisection on `t`, bracketed by `t ± width` (squared).
+    /// The Newton and chord steps after the bisection on `t`, bracketed by `t ± width` (squared).
     @_transparent
     static func polish(_ t: SIMD16<Float>, _ width: SIMD16<Float>, _ u: SIMD16<Float>,
                        _ ax: SIMD16<Float>, _ bx: SIMD16<Float>, _ cx: SIMD16<Float>) -> SIMD16<Float> {
