@@ -1,3 +1,5 @@
+import CKernelSupport
+
 /// A growable, 64-byte-aligned buffer of plain values: one column of a struct-of-arrays batch.
 ///
 /// The batch owns the count; a column only holds storage. Capacity is always a multiple of 16 so
@@ -17,7 +19,7 @@ final class Column<Element: BitwiseCopyable> {
     }
 
     deinit {
-        UnsafeMutableRawPointer(base).deallocate()
+        animation_free_columns(base)
     }
 
     static func round(_ n: Int) -> Int { max(16, (n + 15) & ~15) }
@@ -25,7 +27,8 @@ final class Column<Element: BitwiseCopyable> {
     private static func allocate(_ count: Int, fill: Element) -> UnsafeMutablePointer<Element> {
         // 64-byte alignment: every SIMD16<Float> block (and every pair of SIMD8<Double>) starts on a
         // cache line, so thread chunks that start on a block never share a line (no false sharing).
-        let raw = UnsafeMutableRawPointer.allocate(byteCount: count * MemoryLayout<Element>.stride, alignment: 64)
+        // Columns of 2 MiB or more get huge pages (`animation_allocate_columns`).
+        let raw = allocateStorage(bytes: count * MemoryLayout<Element>.stride)
         let typed = raw.bindMemory(to: Element.self, capacity: count)
         typed.initialize(repeating: fill, count: count)
         return typed
@@ -37,7 +40,7 @@ final class Column<Element: BitwiseCopyable> {
         let newCapacity = Column.round(max(needed, capacity * 2))
         let newBase = Column.allocate(newCapacity, fill: fill)
         newBase.update(from: base, count: count)
-        UnsafeMutableRawPointer(base).deallocate()
+        animation_free_columns(base)
         base = newBase
         capacity = newCapacity
     }
@@ -59,13 +62,13 @@ final class Pool<Element: BitwiseCopyable> {
     init(fill: Element) {
         self.fill = fill
         self.capacity = 64
-        let raw = UnsafeMutableRawPointer.allocate(byteCount: 64 * MemoryLayout<Element>.stride, alignment: 64)
+        let raw = allocateStorage(bytes: 64 * MemoryLayout<Element>.stride)
         self.base = raw.bindMemory(to: Element.self, capacity: 64)
         base.initialize(repeating: fill, count: 64)
     }
 
     deinit {
-        UnsafeMutableRawPointer(base).deallocate()
+        animation_free_columns(base)
     }
 
     /// Appends `values` and returns the offset of the first.
@@ -75,11 +78,11 @@ final class Pool<Element: BitwiseCopyable> {
         if needed > capacity {
             var newCapacity = capacity * 2
             while newCapacity < needed { newCapacity *= 2 }
-            let raw = UnsafeMutableRawPointer.allocate(byteCount: newCapacity * MemoryLayout<Element>.stride, alignment: 64)
+            let raw = allocateStorage(bytes: newCapacity * MemoryLayout<Element>.stride)
             let newBase = raw.bindMemory(to: Element.self, capacity: newCapacity)
             newBase.initialize(repeating: fill, count: newCapacity)
             newBase.update(from: base, count: count)
-            UnsafeMutableRawPointer(base).deallocate()
+            animation_free_columns(base)
             base = newBase
             capacity = newCapacity
         }
@@ -96,4 +99,19 @@ final class Pool<Element: BitwiseCopyable> {
     func removeAll() { count = 0 }
 
     @inline(__always) subscript(i: Int) -> Element { base[i] }
+}
+
+/// Storage for a column or pool: 64-byte aligned; 2 MiB or more on transparent huge pages where
+/// the system offers them (`animation_allocate_columns`). Measured (alternating runs on one core,
+/// 500,000 tracks of one W2 family, four runs each): the keyframe family's frame p50 7.40–7.69 ms
+/// against 8.40–8.93 ms with 4 KiB pages (its refreshes read records at scattered places), basic
+/// numbers (streaming only) unchanged, 2.92–3.87 against 2.95–4.07 ms.
+///
+/// Stops the process with a message naming the size when the memory is not there, as Swift's own
+/// allocation does.
+func allocateStorage(bytes: Int) -> UnsafeMutableRawPointer {
+    guard let storage = animation_allocate_columns(bytes) else {
+        fatalError("out of memory: a column of \(bytes) bytes")
+    }
+    return storage
 }

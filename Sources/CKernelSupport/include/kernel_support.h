@@ -1,6 +1,12 @@
 #ifndef KERNEL_SUPPORT_H
 #define KERNEL_SUPPORT_H
 
+#include <stddef.h>
+#include <stdlib.h>
+#if defined(__linux__)
+#include <sys/mman.h>
+#endif
+
 // Small helpers the Swift kernels cannot express (prefetch, gather, mask reductions that stay
 // inline): inlined into Swift code by the Clang importer.
 
@@ -84,6 +90,31 @@ static inline animation_float32x16 animation_reciprocal_estimate(animation_float
 #else
     return 1.0f / x;
 #endif
+}
+
+/// `bytes` of storage for a column or pool (`Column`, `Pool`): 64-byte aligned, and for 2 MiB or
+/// more 2 MiB aligned and marked for transparent huge pages on Linux (`madvise(MADV_HUGEPAGE)`: a
+/// hint the kernel follows when its THP mode is `madvise` or `always`). A frame reads 20 to 30
+/// columns at once and keyframe and path tracks read their records and tables at scattered
+/// places; with 4 KiB pages that is a TLB miss per page, and the hardware prefetchers stop at
+/// every page boundary. NULL when the memory is not there. Free with `animation_free_columns`.
+static inline void *animation_allocate_columns(size_t bytes) {
+    const size_t huge = (size_t)2 << 20;
+    void *storage = NULL;
+    if (bytes >= huge) {
+        if (posix_memalign(&storage, huge, bytes) != 0) return NULL;
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+        (void)madvise(storage, (bytes + 4095) & ~(size_t)4095, MADV_HUGEPAGE);   // a hint: failure is harmless
+#endif
+        return storage;
+    }
+    if (posix_memalign(&storage, 64, bytes < 64 ? 64 : bytes) != 0) return NULL;
+    return storage;
+}
+
+/// Frees storage from `animation_allocate_columns`.
+static inline void animation_free_columns(void *storage) {
+    free(storage);
 }
 
 /// Stores the low byte of each of the sixteen lanes at `destination[0 ..< 16]` (one truncating
