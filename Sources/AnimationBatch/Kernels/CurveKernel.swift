@@ -123,7 +123,10 @@ struct CompiledCurve: Sendable, Hashable {
 /// folded negation, the max/min clamps and the identity masks computed once took W1 with its data
 /// in cache (16,384 evaluations, best of eleven alternating runs) from 1.96 to 1.82 ns, and the
 /// portable build's instructions from 88.4 to 85.3 (perf-reports/2026-11-22-d6ab2bc, where a slow
-/// moment of the machine measured 2.42 ns on one thread, 2.45 ns through the C interface).
+/// moment of the machine measured 2.42 ns on one thread, 2.45 ns through the C interface). The
+/// chord step (``newton(_:_:_:_:_:_:_:)``) took the portable build's count to 82.7
+/// (perf-reports/2026-11-23-29f04ff, 2.09 ns in batch-figures and 2.11 ns through the C interface
+/// on another slow moment).
 ///
 /// **What bounds it is not settled.** This VM's cores run at about 3.6 GHz (a chain of dependent
 /// integer additions; 512-bit FMAs retire at 3.64 G/s, one a cycle), so 1.82 ns is about 6.6 cycles

@@ -101,13 +101,13 @@ final class Pool<Element: BitwiseCopyable> {
     @inline(__always) subscript(i: Int) -> Element { base[i] }
 }
 
-/// Storage for a column or pool: 64-byte aligned; 2 MiB or more on transparent huge pages where
-/// the system offers them, each large block starting at a different offset into its first page
+/// Storage for a column or pool: 64-byte aligned; 2 MiB or more on transparent huge pages where the
+/// system offers them, each large block starting at a different offset into its first page
 /// (`animation_allocate_columns`). Measured (alternating runs on one core, native build, four runs
 /// each): the keyframe family at 500,000 tracks 7.40–7.69 ms against 8.40–8.93 ms with 4 KiB pages
-/// (its refreshes read records at scattered places; before the staggered starts), at 200,000
-/// tracks 2.93–3.58 against 3.19–3.91 ms (with them); basic numbers (streaming only) unchanged. Freed with its byte count
-/// (`animation_free_columns`).
+/// (its refreshes read records at scattered places; before the staggered starts), at 200,000 tracks
+/// 2.93–3.58 against 3.19–3.91 ms (with them); basic numbers (streaming only) unchanged. Freed with
+/// its byte count (`animation_free_columns`).
 ///
 /// Stops the process with a message naming the size when the memory is not there, as Swift's own
 /// allocation does.
