@@ -129,20 +129,20 @@ struct CompiledCurve: Sendable, Hashable {
 /// on another slow moment).
 ///
 /// **What bounds it is not settled.** This VM's cores run at about 3.6 GHz (a chain of dependent
-/// integer additions; 512-bit FMAs retire at 3.64 G/s, one a cycle), so 1.82 ns is about 6.6 cycles
-/// per evaluation, 105 per block. Measured in isolated loops on this Zen 4, multiplies, FMAs,
-/// `vpternlogd`, compares and `vrcp14ps` share the same two pipes (four of either kind with four
-/// FMAs take eight cycles), while adds, `vpandd`/`vpord`, `vmaxps`/`vminps` and blends run beside
-/// them. The disassembly of a four-block call holds 321 operations of the first kind per 64
-/// evaluations (189 in the bisection): 5.0 cycles per evaluation, so those pipes are busy about
-/// three quarters of the time, and neither they nor the chains' latency alone explain 6.6. Tried
-/// (W1 in cache, best of seven or nine runs, alternating with the build it changes): five
-/// interleaved blocks instead of four, 1.77 against 1.78 ns (eight, earlier, no faster either); the
-/// bisection step's sign transfer as an AND and an OR off the FMA pipes instead of one
-/// `vpternlogd`, slower (1.88 against 1.78; with five blocks 1.86 against 1.80); one Newton step
-/// fewer, 0.18 ns faster but off by 1.2e-5. The bisection steps' cost depends on how the loop is
-/// laid out: 7 steps measured 1.54–1.56 ns, 5 steps 1.70, 9 steps 1.75–1.78, 3 steps 1.38, 1 step
-/// 1.06 (fewer than 9 miss the kernel tests' 1e-5 near x = 0, see above).
+/// integer additions; 512-bit FMAs retire at 3.64 G/s, one a cycle), so 1.82 ns (before the chord
+/// step) is about 6.6 cycles per evaluation, 105 per block. Measured in isolated loops on this Zen
+/// 4, multiplies, FMAs, `vpternlogd`, compares and `vrcp14ps` share the same two pipes (four of
+/// either kind with four FMAs take eight cycles), while adds, `vpandd`/`vpord`, `vmaxps`/`vminps`
+/// and blends run beside them. The disassembly of a four-block call holds 321 operations of the
+/// first kind per 64 evaluations (189 in the bisection): 5.0 cycles per evaluation, so those pipes
+/// are busy about three quarters of the time, and neither they nor the chains' latency alone
+/// explain 6.6. Tried (W1 in cache, best of seven or nine runs, alternating with the build it
+/// changes): five interleaved blocks instead of four, 1.77 against 1.78 ns (eight, earlier, no
+/// faster either); the bisection step's sign transfer as an AND and an OR off the FMA pipes instead
+/// of one `vpternlogd`, slower (1.88 against 1.78; with five blocks 1.86 against 1.80); one Newton
+/// step fewer, 0.18 ns faster but off by 1.2e-5. The bisection steps' cost depends on how the loop
+/// is laid out: 7 steps measured 1.54–1.56 ns, 5 steps 1.70, 9 steps 1.75–1.78, 3 steps 1.38, 1
+/// step 1.06 (fewer than 9 miss the kernel tests' 1e-5 near x = 0, see above).
 enum CurveKernel {
     /// Polynomial coefficients `x(s) = ((ax·s + bx)·s + cx)·s` and `y(s)` of 16 curves.
     @inline(__always)

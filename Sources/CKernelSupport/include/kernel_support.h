@@ -70,16 +70,6 @@ static inline animation_float32x16 animation_gather(const float *base, animation
 #endif
 }
 
-/// 1 when `animation_reciprocal_estimate` is one instruction (AVX-512), 0 when it is a division:
-/// a compile-time constant once inlined, like `animation_has_fma`.
-static inline int animation_has_reciprocal_estimate(void) {
-#if defined(__AVX512F__)
-    return 1;
-#else
-    return 0;
-#endif
-}
-
 /// An estimate of `1 / x` in each lane: with AVX-512 one `vrcp14ps` (relative error below 2⁻¹⁴,
 /// ±0 → ±∞, ±∞ → ±0, NaN → NaN), otherwise the division itself. For Newton steps whose answer is
 /// checked and corrected by the next step, where a division's last bits buy nothing.
