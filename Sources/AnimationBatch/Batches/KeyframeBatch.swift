@@ -52,7 +52,7 @@ struct CompiledKeyframes {
 /// family's frame (alternating runs without it: 4.45 against 3.44 ms); four blocks ahead measured
 /// the same as one. W2's keyframes have no segment curves and none is cumulative, so their frames
 /// skip those columns (alternating runs at 200,000 tracks: −9 %). With the records and columns on
-/// huge pages (``allocateStorage(bytes:)``) the family's frames at 500,000 tracks took 7.40–7.69 ms
+/// huge pages (``allocateStorage(count:fill:)``) the family's frames at 500,000 tracks took 7.40–7.69 ms
 /// against 8.40–8.93 ms (alternating runs), and at 200,000 tracks 2.93–3.58 against 3.19–3.91 ms
 /// once the large columns start at staggered offsets: a refresh's scattered record reads missed
 /// the TLB.

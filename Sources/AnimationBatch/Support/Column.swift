@@ -13,34 +13,24 @@ final class Column<Element: BitwiseCopyable> {
 
     init(capacity: Int = 16, fill: Element) {
         let rounded = Column.round(capacity)
-        self.base = Column.allocate(rounded, fill: fill)
+        self.base = allocateStorage(count: rounded, fill: fill)
         self.capacity = rounded
         self.fill = fill
     }
 
     deinit {
-        animation_free_columns(base, capacity * MemoryLayout<Element>.stride)
+        freeStorage(base, count: capacity)
     }
 
     static func round(_ n: Int) -> Int { max(16, (n + 15) & ~15) }
-
-    private static func allocate(_ count: Int, fill: Element) -> UnsafeMutablePointer<Element> {
-        // 64-byte alignment: every SIMD16<Float> block (and every pair of SIMD8<Double>) starts on a
-        // cache line, so thread chunks that start on a block never share a line (no false sharing).
-        // Columns of 2 MiB or more get huge pages (`animation_allocate_columns`).
-        let raw = allocateStorage(bytes: count * MemoryLayout<Element>.stride)
-        let typed = raw.bindMemory(to: Element.self, capacity: count)
-        typed.initialize(repeating: fill, count: count)
-        return typed
-    }
 
     /// Grows to hold at least `needed` elements, keeping the first `count`.
     func reserve(_ needed: Int, count: Int) {
         guard needed > capacity else { return }
         let newCapacity = Column.round(max(needed, capacity * 2))
-        let newBase = Column.allocate(newCapacity, fill: fill)
+        let newBase = allocateStorage(count: newCapacity, fill: fill)
         newBase.update(from: base, count: count)
-        animation_free_columns(base, capacity * MemoryLayout<Element>.stride)
+        freeStorage(base, count: capacity)
         base = newBase
         capacity = newCapacity
     }
@@ -62,13 +52,11 @@ final class Pool<Element: BitwiseCopyable> {
     init(fill: Element) {
         self.fill = fill
         self.capacity = 64
-        let raw = allocateStorage(bytes: 64 * MemoryLayout<Element>.stride)
-        self.base = raw.bindMemory(to: Element.self, capacity: 64)
-        base.initialize(repeating: fill, count: 64)
+        self.base = allocateStorage(count: 64, fill: fill)
     }
 
     deinit {
-        animation_free_columns(base, capacity * MemoryLayout<Element>.stride)
+        freeStorage(base, count: capacity)
     }
 
     /// Appends `values` and returns the offset of the first.
@@ -78,11 +66,9 @@ final class Pool<Element: BitwiseCopyable> {
         if needed > capacity {
             var newCapacity = capacity * 2
             while newCapacity < needed { newCapacity *= 2 }
-            let raw = allocateStorage(bytes: newCapacity * MemoryLayout<Element>.stride)
-            let newBase = raw.bindMemory(to: Element.self, capacity: newCapacity)
-            newBase.initialize(repeating: fill, count: newCapacity)
+            let newBase = allocateStorage(count: newCapacity, fill: fill)
             newBase.update(from: base, count: count)
-            animation_free_columns(base, capacity * MemoryLayout<Element>.stride)
+            freeStorage(base, count: capacity)
             base = newBase
             capacity = newCapacity
         }
@@ -101,19 +87,29 @@ final class Pool<Element: BitwiseCopyable> {
     @inline(__always) subscript(i: Int) -> Element { base[i] }
 }
 
-/// Storage for a column or pool: 64-byte aligned; 2 MiB or more on transparent huge pages where the
-/// system offers them, each large block starting at a different offset into its first page
-/// (`animation_allocate_columns`). Measured (alternating runs on one core, native build, four runs
-/// each): the keyframe family at 500,000 tracks 7.40–7.69 ms against 8.40–8.93 ms with 4 KiB pages
-/// (its refreshes read records at scattered places; before the staggered starts), at 200,000 tracks
-/// 2.93–3.58 against 3.19–3.91 ms (with them); basic numbers (streaming only) unchanged. Freed with
-/// its byte count (`animation_free_columns`).
+/// Storage for a column or pool: 64-byte aligned, so every SIMD16<Float> block (and every pair of
+/// SIMD8<Double>) starts on a cache line and thread chunks that start on a block never share a line
+/// (no false sharing); 2 MiB or more on transparent huge pages where the system offers them, each
+/// large block starting at a different offset into its first page (`animation_allocate_columns`).
+/// Measured (alternating runs on one core, native build, four runs each): the keyframe family at
+/// 500,000 tracks 7.40–7.69 ms against 8.40–8.93 ms with 4 KiB pages (its refreshes read records at
+/// scattered places; before the staggered starts), at 200,000 tracks 2.93–3.58 against 3.19–3.91 ms
+/// (with them); basic numbers (streaming only) unchanged. Freed with its element count
+/// (``freeStorage(_:count:)``).
 ///
-/// Stops the process with a message naming the size when the memory is not there, as Swift's own
-/// allocation does.
-func allocateStorage(bytes: Int) -> UnsafeMutableRawPointer {
+/// `count` elements, each set to `fill`. Stops the process with a message naming the size when the
+/// memory is not there, as Swift's own allocation does.
+func allocateStorage<Element: BitwiseCopyable>(count: Int, fill: Element) -> UnsafeMutablePointer<Element> {
+    let bytes = count * MemoryLayout<Element>.stride
     guard let storage = animation_allocate_columns(bytes) else {
         fatalError("out of memory: a column of \(bytes) bytes")
     }
-    return storage
+    let typed = storage.bindMemory(to: Element.self, capacity: count)
+    typed.initialize(repeating: fill, count: count)
+    return typed
+}
+
+/// Frees storage from ``allocateStorage(count:fill:)`` of `count` elements.
+func freeStorage<Element: BitwiseCopyable>(_ storage: UnsafeMutablePointer<Element>, count: Int) {
+    animation_free_columns(storage, count * MemoryLayout<Element>.stride)
 }

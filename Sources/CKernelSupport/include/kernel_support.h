@@ -82,6 +82,10 @@ static inline animation_float32x16 animation_reciprocal_estimate(animation_float
 #endif
 }
 
+/// The huge-page size the column allocator aligns large blocks to (2 MiB on x86-64 and most arm64
+/// Linux systems).
+#define ANIMATION_HUGE_PAGE_BYTES ((size_t)2 << 20)
+
 /// `bytes` of storage for a column or pool (`Column`, `Pool`): 64-byte aligned; for 2 MiB or more
 /// on transparent huge pages on Linux (`madvise(MADV_HUGEPAGE)`, a hint the kernel follows when
 /// its THP mode is `madvise` or `always`). A frame reads 20 to 30 columns at once, and keyframe and
@@ -95,7 +99,7 @@ static inline animation_float32x16 animation_reciprocal_estimate(animation_float
 /// (measured); staggered, they ran as fast or faster. NULL when the memory is not there. Free with
 /// `animation_free_columns(storage, bytes)`, the same `bytes`.
 static inline void *animation_allocate_columns(size_t bytes) {
-    const size_t huge = (size_t)2 << 20;
+    const size_t huge = ANIMATION_HUGE_PAGE_BYTES;
     void *storage = NULL;
     if (bytes >= huge) {
         static unsigned stagger = 0;
@@ -113,8 +117,7 @@ static inline void *animation_allocate_columns(size_t bytes) {
 /// Frees storage from `animation_allocate_columns(bytes)`: a large block's start is found again by
 /// rounding down to its 2 MiB boundary (its offset is below 2 MiB).
 static inline void animation_free_columns(void *storage, size_t bytes) {
-    const size_t huge = (size_t)2 << 20;
-    if (bytes >= huge) storage = (void *)((size_t)storage & ~(huge - 1));
+    if (bytes >= ANIMATION_HUGE_PAGE_BYTES) storage = (void *)((size_t)storage & ~(ANIMATION_HUGE_PAGE_BYTES - 1));
     free(storage);
 }
 
