@@ -83,13 +83,15 @@ struct CompiledCurve: Sendable, Hashable {
 
 /// The timing-curve kernel: `y = f(x)` for 16 cubic Béziers at once (semantics §3.2).
 ///
-/// **Algorithm (mirror, √-warped bisection B9, guarded Newton and chord steps).** For `x > 0.5` the
+/// **Algorithm (mirror, √-warped bisection B8, guarded Newton and chord steps).** For `x > 0.5` the
 /// mirror image (the curve seen from (1, 1): control points (1 − x2, 1 − y2), (1 − x1, 1 − y1)) is
 /// solved at `1 − x` and `1 − y′` returned, so both ends of the curve are solved near `s = 0`,
 /// where Float has its precision; the batch kernels take `1 − p` from the Double timing stage, so
-/// even `p` within 1e-9 of 1 is exact. Then 9 division-free bisection steps on `t ∈ [0, 1]` with
+/// even `p` within 1e-9 of 1 is exact. Then 8 division-free bisection steps on `t ∈ [0, 1]` with
 /// `s = t²` (`t ± h`, `h` halving: each step one square, three multiply-adds and a sign transfer —
-/// five vector operations, ``bisectionStep(_:_:_:_:_:_:)``) bracket the root, and 2 steps in `s`,
+/// five vector operations, ``bisectionStep(_:_:_:_:_:_:)``), and a ninth for the lanes whose input
+/// is below 2⁻¹⁴ (``smallInputStep(_:_:_:_:_:_:)``; skipped when no lane of the block, or of the
+/// four interleaved blocks, has one), bracket the root, and 2 steps in `s`,
 /// each clamped into the bracket, converge: a Newton step, then one that reuses the first slope (a
 /// chord step); both multiply by a reciprocal estimate of it instead of dividing
 /// (``newton(_:_:_:_:_:_:_:)``); the clamps are a `max` and a `min`, which also catch a step's one
@@ -98,10 +100,15 @@ struct CompiledCurve: Sendable, Hashable {
 /// Why `s = t²`: curves with `x1 ≈ 0` rise like `y ∝ √x` at the start (`x′(0) = 0`). A uniform
 /// bisection leaves such a root deep inside its first cell, where Newton only halves the error per
 /// step — 1e-4 off at x = 1e-7 with 10 uniform steps (measured). Warped cells are finest near 0
-/// (width ≈ 2t·2⁻¹⁰) and no wider than 2⁻⁹ elsewhere, so Newton starts within a few per cent of the
-/// root except for roots inside the first cell (s < 2⁻²⁰), whose y is that small too. Measured
-/// worst over the kernel tests' corner grid, ends included: 8 steps 2.4e-6 but 1.0e-5 at x = 1e-45;
-/// 9 steps 2.5e-6 everywhere; 10 steps 2.0e-6, 15 % slower than 9 (all with two Newton steps).
+/// (width ≈ 2t·2⁻⁹ after eight steps) and no wider than 2⁻⁸ elsewhere, so Newton starts within a
+/// few per cent of the root except for roots in the first cells, which only small inputs have.
+/// Measured worst over the kernel tests' corner grid, ends included, with two Newton steps: 8
+/// steps 2.4e-6 but 1.0e-5 at x = 1e-45; 9 steps 2.5e-6 everywhere; 10 steps 2.0e-6, 15 % slower
+/// than 9. With the chord step: 9 steps 3.25e-6; 8 steps 4.9e-6 at mid-range inputs (x = 0.523 on
+/// (0.99, 0.5, 0.1, 2), a steep curve) but 2.2e-5 at x = 1e-10 (curves with x1 = 0), which the
+/// ninth step for small inputs brings back to 3.2e-6; 7 steps 2.9e-5 at mid-range inputs, beyond
+/// the contract whatever small inputs get.
+///
 /// Never Newton alone from `s = x`: on steep curves it diverges (performance-notes.md). `x ≤ 0`
 /// gives exactly 0 and `x ≥ 1` exactly 1. Curves on the diagonal (`y = x`) return their input (per
 /// lane, and the whole block skips the solve when every lane is linear). Nearly vertical curves
@@ -109,9 +116,9 @@ struct CompiledCurve: Sendable, Hashable {
 /// (``CurveColumns``).
 ///
 /// **Error bound.** ≤ 2e-5 absolute for control points x1, x2 in [0, 1] and y in [−1, 2]; the
-/// kernel tests measure ≤ 3.3e-6 on every curve it keeps (they require ≤ 1e-5), over a grid through
+/// kernel tests measure ≤ 4.9e-6 on every curve it keeps (they require ≤ 1e-5), over a grid through
 /// the domain's corners with inputs down to the smallest Float from either end; W1's max and p99.99
-/// are in perf-reports.
+/// are in perf-reports (2.4e-6 at 1,000,000 evaluations with eight steps, 1.1e-6 with nine).
 ///
 /// **Speed.** One block alone is latency-bound (each bisection step is a chain of dependent vector
 /// operations, about 19 cycles), so ``evaluate4(_:curves:block:outputs:)`` interleaves four blocks
@@ -126,7 +133,10 @@ struct CompiledCurve: Sendable, Hashable {
 /// moment of the machine measured 2.42 ns on one thread, 2.45 ns through the C interface). The
 /// chord step (``newton(_:_:_:_:_:_:_:)``) took the portable build's count to 82.7
 /// (perf-reports/2026-11-23-29f04ff, 2.09 ns in batch-figures and 2.11 ns through the C interface
-/// on another slow moment).
+/// on another slow moment). Eight bisection steps instead of nine, with the ninth for small inputs
+/// only, took W1 in cache (16,384 evaluations, best of nine alternating runs, twice) from
+/// 1.83–1.88 to 1.72–1.74 ns; the medians, in a slower phase of the machine, moved less
+/// (2.08–2.12 against 2.02–2.12 ns).
 ///
 /// **What bounds it is not settled.** This VM's cores run at about 3.6 GHz (a chain of dependent
 /// integer additions; 512-bit FMAs retire at 3.64 G/s, one a cycle), so 1.82 ns (before the chord
@@ -152,7 +162,7 @@ enum CurveKernel {
     }
 
     /// The bisection steps on `t` (`s = t²`).
-    @inline(__always) static var bisectionSteps: Int { 9 }
+    @inline(__always) static var bisectionSteps: Int { 8 }
 
     /// `s` with `x(s) = u` for 16 curves whose inputs are already mirrored: `u` in [0, 0.5].
     @inline(__always)
@@ -164,7 +174,9 @@ enum CurveKernel {
             t = bisectionStep(t, h, u, ax, bx, cx)
             h *= 0.5
         }
-        return polish(t, 2 * h, u, ax, bx, cx)
+        var width = 2 * h
+        if anyLane(isSmallInput(u)) { (t, width) = smallInputStep(t, h, u, ax, bx, cx) }
+        return polish(t, width, u, ax, bx, cx)
     }
 
     /// One bisection step on `t` (`s = t²`): `t − h` where `x(s) > u`, else `t + h`, in five
@@ -179,6 +191,32 @@ enum CurveKernel {
         let d = mad(mad(mad(ax, s, bx), s, cx), s, -u)
         let signed = unsafeBitCast(h, to: SIMD16<UInt32>.self) | (unsafeBitCast(d, to: SIMD16<UInt32>.self) & signBit)
         return t - unsafeBitCast(signed, to: SIMD16<Float>.self)
+    }
+
+    /// Lanes whose (mirrored) input lies in `(0, 2⁻¹⁴)`: their roots can lie in the first few
+    /// cells of the bisection, where a cell is wide relative to its `s` (`s = t²`), so they take
+    /// one more bisection step (``smallInputStep(_:_:_:_:_:_:)``). Inputs of exactly 0 are not
+    /// among them: their answer is exactly 0 whatever the solve gives (``finish(_:_:_:_:linear:y1:y2:)``).
+    @_transparent
+    static func isSmallInput(_ u: SIMD16<Float>) -> SIMDMask<SIMD16<Int32>> {
+        (u .> 0) .& (u .< SIMD16<Float>(repeating: 0x1p-14))
+    }
+
+    /// A ninth bisection step for the lanes of ``isSmallInput(_:)``, after the eight every lane
+    /// takes: `t` and the bracket's half-width for the polish, per lane (`2h` for the others,
+    /// unchanged). Per lane, so a lane's answer does not depend on the other lanes of its block
+    /// or group: outputs stay bit-identical for any chunking.
+    ///
+    /// With eight steps for every lane the kernel tests' corner grid measured 2.2e-5 at x = 1e-10
+    /// on curves with x1 = 0 (y ∝ √x there: the root sits in the second cell, a factor of 4 wide
+    /// in `s`), and every error above 2.6e-6 at inputs up to 1.0e-5 came from such roots; with the
+    /// ninth step for inputs below 2⁻¹⁴ (6.1e-5), the worst input there is 3.2e-6, as with nine
+    /// steps for all.
+    @_transparent
+    static func smallInputStep(_ t: SIMD16<Float>, _ h: SIMD16<Float>, _ u: SIMD16<Float>,
+                               _ ax: SIMD16<Float>, _ bx: SIMD16<Float>, _ cx: SIMD16<Float>) -> (t: SIMD16<Float>, width: SIMD16<Float>) {
+        let small = isSmallInput(u)
+        return (t.replacing(with: bisectionStep(t, h, u, ax, bx, cx), where: small), (2 * h).replacing(with: h, where: small))
     }
 
     /// The sign bit of every lane (a computed constant: a `static let` in a kernel is a guarded
@@ -375,9 +413,16 @@ enum CurveKernel {
             t3 = bisectionStep(t3, h, u3, ax3, bx3, cx3)
             h *= 0.5
         }
-        let width = 2 * h
-        let s0 = polish(t0, width, u0, ax0, bx0, cx0), s1 = polish(t1, width, u1, ax1, bx1, cx1)
-        let s2 = polish(t2, width, u2, ax2, bx2, cx2), s3 = polish(t3, width, u3, ax3, bx3, cx3)
+        // The ninth step of small inputs (``smallInputStep(_:_:_:_:_:_:)``), skipped when none has one.
+        var w0 = 2 * h, w1 = w0, w2 = w0, w3 = w0
+        if anyLane(isSmallInput(u0) .| isSmallInput(u1) .| isSmallInput(u2) .| isSmallInput(u3)) {
+            (t0, w0) = smallInputStep(t0, h, u0, ax0, bx0, cx0)
+            (t1, w1) = smallInputStep(t1, h, u1, ax1, bx1, cx1)
+            (t2, w2) = smallInputStep(t2, h, u2, ax2, bx2, cx2)
+            (t3, w3) = smallInputStep(t3, h, u3, ax3, bx3, cx3)
+        }
+        let s0 = polish(t0, w0, u0, ax0, bx0, cx0), s1 = polish(t1, w1, u1, ax1, bx1, cx1)
+        let s2 = polish(t2, w2, u2, ax2, bx2, cx2), s3 = polish(t3, w3, u3, ax3, bx3, cx3)
         // y(s) from the control points (mirrored alike), the mirror undone, the ends and identity
         // curves exact, NaN inputs kept.
         @inline(__always) func finish(_ k: Int, _ s: SIMD16<Float>, _ u: SIMD16<Float>, _ linear: SIMDMask<SIMD16<Int32>>) {
