@@ -100,6 +100,74 @@ struct SmokeTests {
         check("plain only again")
     }
 
+    @Test("basic and spring batches that gain and lose cumulative tracks stay with the reference")
+    func cumulativeBasicAndSpringComeAndGo() throws {
+        // While no track of a batch is cumulative, its four-block timing stage leaves the
+        // iterations uncomputed (TrackBatch.readsIterations). 70 basic and 70 spring tracks (four
+        // full blocks each, so that stage runs) repeat forever; cumulative ones are added, replaced
+        // in place and removed, moving the count across zero both ways, and every frame from the
+        // second iteration on is checked against the reference.
+        let store = TrackStore()
+        func basic(_ k: Int, cumulative: Bool = false) -> BasicAnimation {
+            var a = BasicAnimation(keyPath: "opacity", from: 0.1 * Double(k % 7), to: 1.0 + 0.05 * Double(k))
+            a.timing.duration = 0.4 + 0.01 * Double(k)
+            a.timing.repeatCount = .infinity
+            a.timingFunction = k % 2 == 0 ? .easeIn : nil
+            a.isCumulative = cumulative
+            return a
+        }
+        func spring(_ k: Int, cumulative: Bool = false) -> SpringAnimation {
+            var a = SpringAnimation(keyPath: "progress", from: -1.0, to: 2.0 + 0.1 * Double(k), stiffness: 150 + Double(k), damping: 15)
+            a.timing.duration = 0.5 + 0.01 * Double(k)
+            a.timing.repeatCount = .infinity
+            a.isCumulative = cumulative
+            return a
+        }
+        var animations: [LayerID: any PropertyAnimation] = [:]
+        var handles: [LayerID: AnimationHandle] = [:]
+        for l in 1...140 {
+            let layer = LayerID(UInt64(l))
+            let animation: any PropertyAnimation = l <= 70 ? basic(l) : spring(l)
+            try store.setModelValue(0.5, layer: layer, property: animation.keyPath)
+            animations[layer] = animation
+            handles[layer] = try store.add(animation, layer: layer)
+        }
+        let evaluator = FrameEvaluator(store: store)
+        var time = 1.5
+        func check(_ step: String) {
+            for _ in 0..<8 {
+                time += 0.37
+                evaluator.evaluate(at: time)
+                for (layer, animation) in animations {
+                    let property = animation.keyPath
+                    let expected = ReferenceEvaluator.presentationValue(ofProperty: property, model: 0.5, animations: [animation], at: time)
+                    let value = evaluator.value(layer: layer, property: property)
+                    let error = value.map { maxDifference($0, expected) } ?? .infinity
+                    let bound = PrecisionTable.tolerance(property: property, model: 0.5, animations: [animation], reference: expected)
+                    #expect(error <= bound, "\(step): layer \(layer.rawValue) at \(time): \(String(describing: value)) vs \(expected)")
+                }
+            }
+        }
+        check("none cumulative")
+        let extra = LayerID(200)
+        try store.setModelValue(0.5, layer: extra, property: "opacity")
+        animations[extra] = basic(3, cumulative: true)
+        handles[extra] = try store.add(basic(3, cumulative: true), layer: extra)
+        try store.replace(handles[LayerID(100)]!, with: spring(100, cumulative: true))
+        animations[LayerID(100)] = spring(100, cumulative: true)
+        check("a cumulative basic track added, a spring made cumulative in place")
+        try store.replace(handles[LayerID(5)]!, with: basic(5, cumulative: true))
+        animations[LayerID(5)] = basic(5, cumulative: true)
+        #expect(store.remove(handles[extra]!))
+        animations[extra] = nil
+        check("another basic track made cumulative in place, the added one removed")
+        try store.replace(handles[LayerID(5)]!, with: basic(5))
+        animations[LayerID(5)] = basic(5)
+        try store.replace(handles[LayerID(100)]!, with: spring(100))
+        animations[LayerID(100)] = spring(100)
+        check("none cumulative again")
+    }
+
     @Test("an overdamped spring past Float's range saturates to the infinity of its sign, never NaN")
     func beyondFloatRangeSaturates() throws {
         // An overdamped spring whose timing curve dips below 0 runs backwards in time, where it

@@ -106,6 +106,9 @@ final class KeyframeBatch: TrackBatch {
     /// nothing.
     private var curvedCount = 0, cumulativeCount = 0
 
+    /// The cumulative term is the only reader of iterations, and it comes from `cumulativeDelta`.
+    override var readsIterations: Bool { cumulativeCount > 0 }
+
     override init(width: Int) {
         cumulativeDelta = VectorColumns(width: width)
         (v0, v1, d, s) = (VectorColumns(width: width), VectorColumns(width: width), VectorColumns(width: width), VectorColumns(width: width))

@@ -35,6 +35,9 @@ final class PathBatch: TrackBatch {
     /// Tracks with a nonzero cumulative delta: while there are none, frames skip the column (8
     /// bytes per track).
     private var cumulativeCount = 0
+
+    /// The cumulative term is the only reader of iterations, and it comes from `cumulativeDelta`.
+    override var readsIterations: Bool { cumulativeCount > 0 }
     private var tableIndex: [Path: (offset: Int32, count: Int32)] = [:]
 
     init() {

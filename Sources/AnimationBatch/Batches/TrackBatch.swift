@@ -169,13 +169,27 @@ class TrackBatch {
 
     /// Sets or clears a value flag of track `i` (``CompiledTiming/cumulative``, ``CompiledTiming/addsBase``).
     func setFlag(_ i: Int, _ flag: UInt8, _ on: Bool) {
+        if flag & CompiledTiming.cumulative != 0 && (flags[i] & CompiledTiming.cumulative != 0) != on {
+            cumulativeFlagCount += on ? 1 : -1
+        }
         flags[i] = on ? flags[i] | flag : flags[i] & ~flag
     }
+
+    /// How many tracks have the ``CompiledTiming/cumulative`` flag (basic and spring tracks).
+    private(set) var cumulativeFlagCount = 0
+
+    /// Whether this batch's value stage reads the completed iterations of its tracks
+    /// (``TimingBlock/iteration``): only the cumulative term does (semantics §4.4). While none
+    /// does, the timing stage's four-block path neither reads the `endIteration` column nor
+    /// computes iterations, and leaves them 0 (``TimingKernel/evaluate(blocks:count:time:nodeTimes:state:iterations:into:)``).
+    /// Subclasses whose cumulative term comes from their own columns override it.
+    var readsIterations: Bool { cumulativeFlagCount > 0 }
 
     /// Removes track `i` by moving the last track into its place. Returns the store index of the
     /// track that moved (now at `i`), or nil when `i` was the last.
     func remove(at i: Int) -> Int32? {
         willRemoveSpecific(i)
+        if flags[i] & CompiledTiming.cumulative != 0 { cumulativeFlagCount -= 1 }
         let last = count - 1
         var moved: Int32?
         if i != last {
@@ -225,6 +239,7 @@ class TrackBatch {
         let timingKernel = self.timingKernel
         let curves = self.curves.columns
         let state = statePointers
+        let iterations = readsIterations
         // A local tuple (on the stack): `withUnsafeTemporaryAllocation` of four timing blocks
         // (1,536 bytes) takes the heap on Linux, where only up to 1,024 bytes are known safe.
         var storage = (TimingBlock.zero, TimingBlock.zero, TimingBlock.zero, TimingBlock.zero)
@@ -244,7 +259,8 @@ class TrackBatch {
                             animation_prefetch(curves.x2 + ahead)
                             animation_prefetch(curves.y2 + ahead)
                         }
-                        timingKernel.evaluate(blocks: i, count: n, time: time, nodeTimes: nodeTimes, state: state, into: timings)
+                        timingKernel.evaluate(blocks: i, count: n, time: time, nodeTimes: nodeTimes, state: state,
+                                              iterations: iterations, into: timings)
                         CurveKernel.evaluate(timings, count: n, curves: curves, block: i, scratch: scratch, outputs: scratch + 192)
                         for k in 0..<n { values(i + 16 * k, timings[k], load16(scratch + 192, 16 * k)) }
                         block += n
@@ -255,20 +271,22 @@ class TrackBatch {
     }
 
     /// The timing stage (state bytes stored) of the tracks in `blocks`, four blocks at a time
-    /// (``TimingKernel/evaluate(blocks:count:time:nodeTimes:state:into:)``), then `values(i, timing)`
+    /// (``TimingKernel/evaluate(blocks:count:time:nodeTimes:state:iterations:into:)``), then `values(i, timing)`
     /// for each block (`i` its first track): the form of batches without a timing curve.
     @inline(__always)
     final func evaluateTimed(blocks: Range<Int>, time: Double, nodeTimes: UnsafePointer<Double>,
                              values: (_ i: Int, _ timing: TimingBlock) -> Void) {
         let timingKernel = self.timingKernel
         let state = statePointers
+        let iterations = readsIterations
         var storage = (TimingBlock.zero, TimingBlock.zero, TimingBlock.zero, TimingBlock.zero)
         withUnsafeMutablePointer(to: &storage) { storage in
             storage.withMemoryRebound(to: TimingBlock.self, capacity: 4) { timings in
                 var block = blocks.lowerBound
                 while block < blocks.upperBound {
                     let n = min(4, blocks.upperBound - block), i = block * 16
-                    timingKernel.evaluate(blocks: i, count: n, time: time, nodeTimes: nodeTimes, state: state, into: timings)
+                    timingKernel.evaluate(blocks: i, count: n, time: time, nodeTimes: nodeTimes, state: state,
+                                          iterations: iterations, into: timings)
                     for k in 0..<n { values(i + 16 * k, timings[k]) }
                     block += n
                 }

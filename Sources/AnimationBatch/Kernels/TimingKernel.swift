@@ -136,7 +136,7 @@ struct TimingBlock {
 /// the reversed-playback cases and the wrap (its local time is already in range), and gives the
 /// same bits as the general path — a test evaluates the same animations in plain blocks and in
 /// mixed ones and compares every output and event. Four such blocks are folded together
-/// (``evaluate(blocks:count:time:nodeTimes:state:into:)``); other blocks take the general fold,
+/// (``evaluate(blocks:count:time:nodeTimes:state:iterations:into:)``); other blocks take the general fold,
 /// out of line. The end state (`t = AD`) of every track is precomputed when it is compiled
 /// (``CompiledTiming/endProgress``).
 ///
@@ -219,22 +219,27 @@ struct TimingKernel {
     /// first iteration), `u = t − kP` clamped into `[0, P]`, the autoreverse mirror, `p = u/d`
     /// clamped into `[0, 1]`; the precomputed end state where `atEnd` (``CompiledTiming/endProgress``);
     /// 0 and 0 where the track does not contribute.
+    ///
+    /// Without `iterations` (a constant where it is inlined) the iterations are not finished —
+    /// no clamp, no end state, no `endIteration` read — and come out 0.
     @_transparent
     private static func fold(_ t: SIMD8<Double>, period: SIMD8<Double>, duration d: SIMD8<Double>,
                              autoreverses: SIMDMask<SIMD8<Int64>>, atEnd: SIMDMask<SIMD8<Int64>>,
-                             contributes: SIMDMask<SIMD8<Int64>>, _ i: Int, _ k: TimingKernel) -> (SIMD8<Double>, SIMD8<Double>) {
+                             contributes: SIMDMask<SIMD8<Int64>>, iterations: Bool = true,
+                             _ i: Int, _ k: TimingKernel) -> (SIMD8<Double>, SIMD8<Double>) {
         var iteration = (t / period).rounded(.down)
         var u = t - iteration * period
-        iteration.replace(with: 0, where: iteration .< 0)   // before the first iteration none has completed
         u.replace(with: 0, where: u .< 0)
         u.replace(with: period, where: u .> period)
         u.replace(with: 2 * d - u, where: autoreverses .& (u .>= d))
         var p = u / d
         p.replace(with: 0, where: p .< 0)
         p.replace(with: 1, where: p .> 1)
-        iteration.replace(with: load8Widened(k.endIteration, i), where: atEnd)
         p.replace(with: load8(k.endProgress, i), where: atEnd)
         p.replace(with: 0, where: .!contributes)
+        guard iterations else { return (p, SIMD8<Double>(repeating: 0)) }
+        iteration.replace(with: 0, where: iteration .< 0)   // before the first iteration none has completed
+        iteration.replace(with: load8Widened(k.endIteration, i), where: atEnd)
         iteration.replace(with: 0, where: .!contributes)
         return (p, iteration)
     }
@@ -247,7 +252,8 @@ struct TimingKernel {
     /// `t ≥ AD` happens only after (an active `e` is below `AD`, NaN compares false), and a local
     /// time is infinite only after an infinite `AD`.
     @_transparent
-    private static func foldPlain(tp: SIMD8<Double>, _ i: Int, _ k: TimingKernel, _ flags: SIMD8<Int64>) -> Lanes {
+    private static func foldPlain(tp: SIMD8<Double>, _ i: Int, _ k: TimingKernel, _ flags: SIMD8<Int64>,
+                                  iterations: Bool = true) -> Lanes {
         let zeros = SIMD8<Double>(repeating: 0), ones = SIMD8<Double>(repeating: 1)
         let b = load8(k.beginTime, i)
         let d = load8(k.duration, i), ad = load8(k.activeDuration, i)
@@ -269,7 +275,7 @@ struct TimingKernel {
         // t ≥ AD only after (active e < AD; before 0 < AD; NaN fails).
         let atEnd = after .& (ad .< .infinity)
         let (p, iteration) = fold(t, period: period, duration: d, autoreverses: autoreverses, atEnd: atEnd,
-                                  contributes: contributes, i, k)
+                                  contributes: contributes, iterations: iterations, i, k)
         let weight = zeros.replacing(with: ones, where: contributes)
         var phase = ones
         phase.replace(with: 0, where: before .| tpIsNaN)
@@ -285,34 +291,26 @@ struct TimingKernel {
     /// operations through two Double divisions. One call per four blocks, from every batch kind;
     /// the vectors stay in registers (the fold called out of line, as before, took its arguments
     /// in 128-bit pieces and returned them through memory). Other groups of blocks go one by one.
+    ///
+    /// - Parameter iterations: whether the caller reads ``TimingBlock/iteration`` (its cumulative
+    ///   tracks, ``TrackBatch/readsIterations``). When it does not, the four-block path leaves
+    ///   iterations 0 and skips their clamp, their end state and the `endIteration` column (4 of
+    ///   the 38 timing bytes a plain track streams); blocks that go one by one compute them anyway.
     @inline(never)
     func evaluate(blocks i: Int, count: Int, time: Double, nodeTimes: UnsafePointer<Double>, state: StatePointers,
-                  into timings: UnsafeMutablePointer<TimingBlock>) {
+                  iterations: Bool, into timings: UnsafeMutablePointer<TimingBlock>) {
         if count == 4 {
             let p = SIMDMath.float(load16(plain, i)) + SIMDMath.float(load16(plain, i + 16))
                 + SIMDMath.float(load16(plain, i + 32)) + SIMDMath.float(load16(plain, i + 48))
             let g = SIMD16<UInt8>(repeating: CompiledTiming.grouped)
             let f0 = load16(flags, i), f1 = load16(flags, i + 16), f2 = load16(flags, i + 32), f3 = load16(flags, i + 48)
             if allLanes(p .> 3.5) && !anyLane(SIMDMath.float((f0 | f1 | f2 | f3) & g) .> 0) {
-                let ahead = i + Self.prefetchDistance
-                for k in stride(from: 0, to: 64, by: 16) {
-                    prefetchBlock(beginTime, at: ahead + k)
-                    prefetchBlock(duration, at: ahead + k)
-                    prefetchBlock(activeDuration, at: ahead + k)
-                    prefetchBlock(endProgress, at: ahead + k)
-                    animation_prefetch(endIteration + ahead + k)
+                // Two copies of the straight run, each with `iterations` a constant.
+                if iterations {
+                    plainBlocks(i, time: time, state: state, iterations: true, flags: (f0, f1, f2, f3), into: timings)
+                } else {
+                    plainBlocks(i, time: time, state: state, iterations: false, flags: (f0, f1, f2, f3), into: timings)
                 }
-                animation_prefetch(plain + ahead)
-                let tp = SIMD8<Double>(repeating: time)
-                let r0 = Self.foldPlain(tp: tp, i, self, widenLow(f0)), r1 = Self.foldPlain(tp: tp, i + 8, self, widenHigh(f0))
-                let r2 = Self.foldPlain(tp: tp, i + 16, self, widenLow(f1)), r3 = Self.foldPlain(tp: tp, i + 24, self, widenHigh(f1))
-                let r4 = Self.foldPlain(tp: tp, i + 32, self, widenLow(f2)), r5 = Self.foldPlain(tp: tp, i + 40, self, widenHigh(f2))
-                let r6 = Self.foldPlain(tp: tp, i + 48, self, widenLow(f3)), r7 = Self.foldPlain(tp: tp, i + 56, self, widenHigh(f3))
-                timings[0] = Self.block(r0, r1, f0)
-                timings[1] = Self.block(r2, r3, f1)
-                timings[2] = Self.block(r4, r5, f2)
-                timings[3] = Self.block(r6, r7, f3)
-                for k in 0..<4 { state.store(timings[k], block: i + 16 * k) }
                 return
             }
         }
@@ -321,6 +319,37 @@ struct TimingKernel {
             state.store(timing, block: i + 16 * k)
             timings[k] = timing
         }
+    }
+
+    /// The straight run of eight plain folds over four blocks (``evaluate(blocks:count:time:nodeTimes:state:iterations:into:)``).
+    @inline(__always)
+    private func plainBlocks(_ i: Int, time: Double, state: StatePointers, iterations: Bool,
+                             flags f: (SIMD16<UInt8>, SIMD16<UInt8>, SIMD16<UInt8>, SIMD16<UInt8>),
+                             into timings: UnsafeMutablePointer<TimingBlock>) {
+        let ahead = i + Self.prefetchDistance
+        for k in stride(from: 0, to: 64, by: 16) {
+            prefetchBlock(beginTime, at: ahead + k)
+            prefetchBlock(duration, at: ahead + k)
+            prefetchBlock(activeDuration, at: ahead + k)
+            prefetchBlock(endProgress, at: ahead + k)
+            if iterations { animation_prefetch(endIteration + ahead + k) }
+        }
+        animation_prefetch(plain + ahead)
+        let tp = SIMD8<Double>(repeating: time)
+        let (f0, f1, f2, f3) = f
+        let r0 = Self.foldPlain(tp: tp, i, self, widenLow(f0), iterations: iterations)
+        let r1 = Self.foldPlain(tp: tp, i + 8, self, widenHigh(f0), iterations: iterations)
+        let r2 = Self.foldPlain(tp: tp, i + 16, self, widenLow(f1), iterations: iterations)
+        let r3 = Self.foldPlain(tp: tp, i + 24, self, widenHigh(f1), iterations: iterations)
+        let r4 = Self.foldPlain(tp: tp, i + 32, self, widenLow(f2), iterations: iterations)
+        let r5 = Self.foldPlain(tp: tp, i + 40, self, widenHigh(f2), iterations: iterations)
+        let r6 = Self.foldPlain(tp: tp, i + 48, self, widenLow(f3), iterations: iterations)
+        let r7 = Self.foldPlain(tp: tp, i + 56, self, widenHigh(f3), iterations: iterations)
+        timings[0] = Self.block(r0, r1, f0)
+        timings[1] = Self.block(r2, r3, f1)
+        timings[2] = Self.block(r4, r5, f2)
+        timings[3] = Self.block(r6, r7, f3)
+        for k in 0..<4 { state.store(timings[k], block: i + 16 * k) }
     }
 
     /// A timing block from its two halves.
