@@ -59,10 +59,11 @@ enum TrackState {
 /// grouped by kernel"). Subclasses add their kind's columns and the value stage.
 ///
 /// Per track a frame streams six Doubles and a Float of timing (four Doubles in blocks of plain
-/// timings, which skip speed and offset), a flag byte and a plain-timing byte, four Floats of
-/// curve, one state byte (read and written), the kind's values, the model fallback and the
-/// output — 72 bytes for a basic animation of a number with plain timing (AnimationBatch's
-/// perf-report gives the frame times).
+/// timings, which skip speed and offset, and no Float while the batch has no cumulative track,
+/// ``readsIterations``), a flag byte and a plain-timing byte, four Floats of curve, one state byte
+/// (read and written), the kind's values, the model fallback and the output — 68 bytes for a basic
+/// animation of a number with plain timing, not cumulative (AnimationBatch's perf-report gives the
+/// frame times).
 ///
 /// Removal swaps the last track into the hole, so columns stay dense; the store updates the moved
 /// track's handle. Every column's capacity is a multiple of 16 and lanes past `count` hold benign
