@@ -91,7 +91,8 @@ struct CompiledCurve: Sendable, Hashable {
 /// `s = t²` (`t ± h`, `h` halving: each step one square, three multiply-adds and a sign transfer —
 /// five vector operations, ``bisectionStep(_:_:_:_:_:_:)``), and a ninth for the lanes whose input
 /// is below 2⁻¹⁴ (``smallInputStep(_:_:_:_:_:_:)``; skipped when no lane of the block, or of the
-/// four interleaved blocks, has one), bracket the root, and 2 steps in `s`,
+/// four interleaved blocks, has one; outside AVX-512 builds the four-block kernel solves such
+/// blocks again one by one, ``smallInputsInline``), bracket the root, and 2 steps in `s`,
 /// each clamped into the bracket, converge: a Newton step, then one that reuses the first slope (a
 /// chord step); both multiply by a reciprocal estimate of it instead of dividing
 /// (``newton(_:_:_:_:_:_:_:)``); the clamps are a `max` and a `min`, which also catch a step's one
@@ -134,9 +135,10 @@ struct CompiledCurve: Sendable, Hashable {
 /// chord step (``newton(_:_:_:_:_:_:_:)``) took the portable build's count to 82.7
 /// (perf-reports/2026-11-23-29f04ff, 2.09 ns in batch-figures and 2.11 ns through the C interface
 /// on another slow moment). Eight bisection steps instead of nine, with the ninth for small inputs
-/// only, took W1 in cache (16,384 evaluations, best of nine alternating runs, twice) from
-/// 1.83–1.88 to 1.72–1.74 ns; the medians, in a slower phase of the machine, moved less
-/// (2.08–2.12 against 2.02–2.12 ns).
+/// only, took W1 (alternating runs on one core, native build) from 1.79 to 1.73 ns best and 2.08
+/// to 2.01 ns median in cache (16,384 evaluations, fifteen runs each), and from 1.90 to 1.79 ns
+/// best and 2.24 to 2.14 ns median at 1,000,000 evaluations (eleven runs each); the portable
+/// build's W1 is unchanged (``smallInputsInline``).
 ///
 /// **What bounds it is not settled.** This VM's cores run at about 3.6 GHz (a chain of dependent
 /// integer additions; 512-bit FMAs retire at 3.64 G/s, one a cycle), so 1.82 ns (before the chord
@@ -413,9 +415,10 @@ enum CurveKernel {
             t3 = bisectionStep(t3, h, u3, ax3, bx3, cx3)
             h *= 0.5
         }
-        // The ninth step of small inputs (``smallInputStep(_:_:_:_:_:_:)``), skipped when none has one.
+        // The ninth step of small inputs (``smallInputStep(_:_:_:_:_:_:)``): here, skipped when none
+        // has one, with AVX-512; in other builds by solving their blocks again, below.
         var w0 = 2 * h, w1 = w0, w2 = w0, w3 = w0
-        if anyLane(isSmallInput(u0) .| isSmallInput(u1) .| isSmallInput(u2) .| isSmallInput(u3)) {
+        if smallInputsInline && anyLane(isSmallInput(u0) .| isSmallInput(u1) .| isSmallInput(u2) .| isSmallInput(u3)) {
             (t0, w0) = smallInputStep(t0, h, u0, ax0, bx0, cx0)
             (t1, w1) = smallInputStep(t1, h, u1, ax1, bx1, cx1)
             (t2, w2) = smallInputStep(t2, h, u2, ax2, bx2, cx2)
@@ -438,6 +441,32 @@ enum CurveKernel {
         finish(16, s1, u1, linear1)
         finish(32, s2, u2, linear2)
         finish(48, s3, u3, linear3)
+        if !smallInputsInline {
+            for k in stride(from: 0, to: 64, by: 16) where anyLane(isSmallInput(load16(scratch, 64 + k))) {
+                solveAgain(scratch, at: k, curves: c, block: i + k, outputs: outputs)
+            }
+        }
+    }
+
+    /// Whether ``evaluate4(_:curves:block:outputs:)`` gives small inputs their ninth bisection step
+    /// in line (AVX-512 builds) or solves their blocks again out of line (other builds: rare
+    /// blocks, W1's random inputs have a small one in about 1 % of four-block groups). Both give
+    /// every lane the bits of the one-block solve. Measured (W1, alternating runs on one core):
+    /// in line, the native build runs 3–5 % faster than with nine steps for all (16,384 and
+    /// 1,000,000 evaluations, fifteen and eleven runs), the portable one 4–5 % slower; solved
+    /// again, the portable build runs as fast as with nine steps, the native one no faster.
+    @_transparent
+    static var smallInputsInline: Bool { animation_has_avx512() != 0 }
+
+    /// Block `b`'s outputs from its prepared inputs at `scratch[k]`, `[64 + k]`, `[128 + k]`, through
+    /// the one-block solve (``evaluate(_:mirrored:mirror:x1:y1:x2:y2:)``), which gives every lane the
+    /// same bits as the four-block kernel, with the small inputs' ninth step.
+    @inline(never)
+    static func solveAgain(_ scratch: UnsafeMutablePointer<Float>, at k: Int, curves c: CurveColumns, block b: Int,
+                           outputs: UnsafeMutablePointer<Float>) {
+        let y = evaluate(load16(scratch, k), mirrored: load16(scratch, 64 + k), mirror: load16(scratch, 128 + k) .> 0,
+                         x1: load16(c.x1, b), y1: load16(c.y1, b), x2: load16(c.x2, b), y2: load16(c.y2, b))
+        store16(y, outputs, k)
     }
 
     /// `outputs[i ..< i + 64] = f(inputs[i ..< i + 64])` for four blocks of Float inputs (the W1

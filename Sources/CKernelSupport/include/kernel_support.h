@@ -70,6 +70,16 @@ static inline animation_float32x16 animation_gather(const float *base, animation
 #endif
 }
 
+/// 1 when this code is compiled for AVX-512 (`-Xcc -march=native` on a CPU that has it), 0
+/// otherwise: a compile-time constant once inlined, for kernels whose best form depends on the
+/// register file (32 512-bit registers, or 16 of 128 bits in the portable x86-64 build).
+static inline int animation_has_avx512(void) {
+#if defined(__AVX512F__)
+    return 1;
+#else
+    return 0;
+#endif
+}
 /// An estimate of `1 / x` in each lane: with AVX-512 one `vrcp14ps` (relative error below 2⁻¹⁴,
 /// ±0 → ±∞, ±∞ → ±0, NaN → NaN), otherwise the division itself. For Newton steps whose answer is
 /// checked and corrected by the next step, where a division's last bits buy nothing.
