@@ -25,6 +25,27 @@ struct SmokeTests {
         }
     }
 
+    /// Evaluates `frames` frames `interval` seconds apart after `time` (advancing it) and expects
+    /// every layer's value within the precision table of the reference's for its one animation,
+    /// over the model value `model(property)`.
+    static func expectFrames(_ frames: Int, every interval: Double, from time: inout Double, of evaluator: FrameEvaluator,
+                             match animations: [LayerID: any PropertyAnimation], step: String,
+                             model: (String) -> AnimationValue) {
+        for _ in 0..<frames {
+            time += interval
+            evaluator.evaluate(at: time)
+            for (layer, animation) in animations {
+                let property = animation.keyPath
+                let base = model(property)
+                let expected = ReferenceEvaluator.presentationValue(ofProperty: property, model: base, animations: [animation], at: time)
+                let value = evaluator.value(layer: layer, property: property)
+                let error = value.map { maxDifference($0, expected) } ?? .infinity
+                let bound = PrecisionTable.tolerance(property: property, model: base, animations: [animation], reference: expected)
+                #expect(error <= bound, "\(step): layer \(layer.rawValue) at \(time): \(String(describing: value)) vs \(expected)")
+            }
+        }
+    }
+
     @Test("keyframe and path batches that gain and lose segment curves and cumulative tracks stay with the reference")
     func segmentCurvesAndCumulativeComeAndGo() throws {
         // The batches skip the segment-curve and cumulative columns while no track needs them
@@ -63,21 +84,10 @@ struct SmokeTests {
         }
         let evaluator = FrameEvaluator(store: store)
         var time = 0.0
+        // The frame times (multiples of 0.23 s) stay clear of the discrete keys' jumps.
         func check(_ step: String) {
-            for _ in 0..<12 {
-                time += 0.23
-                evaluator.evaluate(at: time)
-                for (layer, animation) in animations {
-                    let property = animation.keyPath
-                    let model: AnimationValue = property == "opacity" ? 1 : .point(.zero)
-                    let expected = ReferenceEvaluator.presentationValue(ofProperty: property, model: model, animations: [animation], at: time)
-                    let value = evaluator.value(layer: layer, property: property)
-                    let error = value.map { maxDifference($0, expected) } ?? .infinity
-                    // The frame times stay clear of the discrete keys' jumps (multiples of 0.23 s).
-                    let bound = PrecisionTable.tolerance(property: property, model: model, animations: [animation], reference: expected)
-                    #expect(error <= bound,
-                            "\(step): layer \(layer.rawValue) at \(time): \(String(describing: value)) vs \(expected)")
-                }
+            Self.expectFrames(12, every: 0.23, from: &time, of: evaluator, match: animations, step: step) { property in
+                property == "opacity" ? 1 : .point(.zero)
             }
         }
         check("plain only")
@@ -135,18 +145,7 @@ struct SmokeTests {
         let evaluator = FrameEvaluator(store: store)
         var time = 1.5
         func check(_ step: String) {
-            for _ in 0..<8 {
-                time += 0.37
-                evaluator.evaluate(at: time)
-                for (layer, animation) in animations {
-                    let property = animation.keyPath
-                    let expected = ReferenceEvaluator.presentationValue(ofProperty: property, model: 0.5, animations: [animation], at: time)
-                    let value = evaluator.value(layer: layer, property: property)
-                    let error = value.map { maxDifference($0, expected) } ?? .infinity
-                    let bound = PrecisionTable.tolerance(property: property, model: 0.5, animations: [animation], reference: expected)
-                    #expect(error <= bound, "\(step): layer \(layer.rawValue) at \(time): \(String(describing: value)) vs \(expected)")
-                }
-            }
+            Self.expectFrames(8, every: 0.37, from: &time, of: evaluator, match: animations, step: step) { _ in 0.5 }
         }
         check("none cumulative")
         let extra = LayerID(200)
