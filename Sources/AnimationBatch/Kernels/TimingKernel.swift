@@ -308,11 +308,13 @@ struct TimingKernel {
             let g = SIMD16<UInt8>(repeating: CompiledTiming.grouped)
             let f0 = load16(flags, i), f1 = load16(flags, i + 16), f2 = load16(flags, i + 32), f3 = load16(flags, i + 48)
             if allLanes(p .> 3.5) && !anyLane(SIMDMath.float((f0 | f1 | f2 | f3) & g) .> 0) {
-                // Two copies of the straight run, each with `iterations` a constant.
+                // Two copies of the straight run, each with `iterations` a constant: the mode is a
+                // type, so each is a generic specialisation. (Passed as a Bool, the two calls were
+                // merged into one, with the flag tested at run time: the run is too large to inline.)
                 if iterations {
-                    plainBlocks(i, time: time, state: state, iterations: true, flags: (f0, f1, f2, f3), into: timings)
+                    plainBlocks(i, time: time, state: state, mode: ReadsIterations.self, flags: (f0, f1, f2, f3), into: timings)
                 } else {
-                    plainBlocks(i, time: time, state: state, iterations: false, flags: (f0, f1, f2, f3), into: timings)
+                    plainBlocks(i, time: time, state: state, mode: SkipsIterations.self, flags: (f0, f1, f2, f3), into: timings)
                 }
                 return
             }
@@ -326,16 +328,20 @@ struct TimingKernel {
 
     /// The straight run of eight plain folds over four blocks (``evaluate(blocks:count:time:nodeTimes:state:iterations:into:)``).
     @inline(__always)
-    private func plainBlocks(_ i: Int, time: Double, state: StatePointers, iterations: Bool,
-                             flags f: (SIMD16<UInt8>, SIMD16<UInt8>, SIMD16<UInt8>, SIMD16<UInt8>),
-                             into timings: UnsafeMutablePointer<TimingBlock>) {
+    private func plainBlocks<Mode: IterationMode>(_ i: Int, time: Double, state: StatePointers, mode: Mode.Type,
+                                                  flags f: (SIMD16<UInt8>, SIMD16<UInt8>, SIMD16<UInt8>, SIMD16<UInt8>),
+                                                  into timings: UnsafeMutablePointer<TimingBlock>) {
+        let iterations = Mode.readsIterations
         let ahead = i + Self.prefetchDistance
-        for k in stride(from: 0, to: 64, by: 16) {
-            prefetchBlock(beginTime, at: ahead + k)
-            prefetchBlock(duration, at: ahead + k)
-            prefetchBlock(activeDuration, at: ahead + k)
-            prefetchBlock(endProgress, at: ahead + k)
-            if iterations { animation_prefetch(endIteration + ahead + k) }
+        // A range, not `stride(from:to:by:)`: in this large function the stride's iterator was
+        // left as a call per iteration (with a `vzeroupper` and spills around it).
+        for k in 0..<4 {
+            let at = ahead + 16 * k
+            prefetchBlock(beginTime, at: at)
+            prefetchBlock(duration, at: at)
+            prefetchBlock(activeDuration, at: at)
+            prefetchBlock(endProgress, at: at)
+            if iterations { animation_prefetch(endIteration + at) }
         }
         animation_prefetch(plain + ahead)
         let tp = SIMD8<Double>(repeating: time)
@@ -424,6 +430,22 @@ struct TimingKernel {
         phase.replace(with: 0, where: tpIsNaN)
         return (p, iteration, weight, phase)
     }
+}
+
+/// Whether the four-block plain timing path finishes iterations, as a type: each mode gets its own
+/// specialisation of the path, with the flag a constant in it.
+protocol IterationMode {
+    static var readsIterations: Bool { get }
+}
+
+/// The plain path finishes iterations (some track of the batch is cumulative).
+enum ReadsIterations: IterationMode {
+    @_transparent static var readsIterations: Bool { true }
+}
+
+/// The plain path leaves iterations 0 (no track of the batch reads them).
+enum SkipsIterations: IterationMode {
+    @_transparent static var readsIterations: Bool { false }
 }
 
 /// Prefetches the two cache lines that hold a 16-track block of a Double column starting at
