@@ -58,11 +58,22 @@ typedef float animation_v16sf __attribute__((__vector_size__(64)));
 
 /// The four consecutive Floats at `base + index[k]` for each of the sixteen lanes `k`, transposed
 /// into `out[0 ..< 64]`: `out[k] = base[index[k]]`, `out[16 + k] = base[index[k] + 1]`, `out[32 + k]`
-/// and `out[48 + k]` the third and fourth. Sixteen 16-byte loads and a 4 × 4 transpose within
-/// each 128-bit lane (the quads placed so that it leaves the lanes in order): on this Zen 4 the
-/// four 16-lane gathers it replaced (`vgatherdps`) cost the path kernel about a fifth of its
-/// frame. Every `base + index[k]` must address four readable Floats.
+/// and `out[48 + k]` the third and fourth. With AVX-512, sixteen 16-byte loads and a 4 × 4
+/// transpose within each 128-bit lane (the quads placed so that it leaves the lanes in order): on
+/// this Zen 4 the four 16-lane gathers it replaced (`vgatherdps`) cost the path kernel about a
+/// fifth of its frame. Otherwise a loop of loads. Every `base + index[k]` must address four
+/// readable Floats.
 static inline void animation_gather_quads(const float *base, animation_int32x16 index, float *out) {
+#if !defined(__AVX512F__)
+    // With 16 registers of 128 bits the transpose spills: lane by lane measured the same.
+    for (int k = 0; k < 16; k++) {
+        const float *quad = base + index[k];
+        out[k] = quad[0];
+        out[16 + k] = quad[1];
+        out[32 + k] = quad[2];
+        out[48 + k] = quad[3];
+    }
+#else
     typedef float f4 __attribute__((ext_vector_type(4)));
     typedef float f8 __attribute__((ext_vector_type(8)));
     f4 q[16];
@@ -94,6 +105,7 @@ static inline void animation_gather_quads(const float *base, animation_int32x16 
     __builtin_memcpy(out + 16, &second, 64);
     __builtin_memcpy(out + 32, &third, 64);
     __builtin_memcpy(out + 48, &fourth, 64);
+#endif
 }
 
 /// 1 when this code is compiled for AVX-512 (`-Xcc -march=native` on a CPU that has it), 0
