@@ -129,7 +129,7 @@ final class PathBatch: TrackBatch {
             // (f is in [0, 1]: the timing stage clamps it, and gives 0 to tracks that show nothing).
             let m = SIMDMath.float(load16(sampleCount, i))
             let position = f * (m - 1)
-            var sample = position.rounded(.down)
+            var sample = SIMDMath.floor(position)
             sample.replace(with: m - 2, where: sample .> m - 2)
             let index = (load16(tableOffset, i) &+ SIMDMath.roundToInt(sample)) &* SIMD16<Int32>(repeating: 2)
             for lane in 0..<16 { animation_prefetch(tables + Int(index[lane])) }

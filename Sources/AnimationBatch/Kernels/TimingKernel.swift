@@ -116,8 +116,8 @@ struct TimingBlock {
     @inline(__always)
     func bit(_ flag: UInt8) -> SIMD16<Float> {
         let scaled = flags * (1 / Float(flag))          // the flag's bit becomes the units digit
-        let shifted = scaled.rounded(.down)
-        return shifted - 2 * (shifted * 0.5).rounded(.down)   // that digit: 0 or 1
+        let shifted = SIMDMath.floor(scaled)
+        return shifted - 2 * SIMDMath.floor(shifted * 0.5)   // that digit: 0 or 1
     }
 }
 
@@ -230,7 +230,7 @@ struct TimingKernel {
                              autoreverses: SIMDMask<SIMD8<Int64>>, atEnd: SIMDMask<SIMD8<Int64>>,
                              contributes: SIMDMask<SIMD8<Int64>>, iterations: Bool = true,
                              _ i: Int, _ k: TimingKernel) -> (SIMD8<Double>, SIMD8<Double>) {
-        var iteration = (t / period).rounded(.down)
+        var iteration = SIMDMath.floor(t / period)
         var u = t - iteration * period
         u.replace(with: 0, where: u .< 0)
         u.replace(with: period, where: u .> period)
@@ -407,7 +407,7 @@ struct TimingKernel {
         // The wrap into the active duration (finite AD only).
         let finite = ad .< .infinity
         var t = x
-        var w = x - (x / ad).rounded(.down) * ad
+        var w = x - SIMDMath.floor(x / ad) * ad
         w.replace(with: w + ad, where: w .< 0)
         w.replace(with: w - ad, where: w .>= ad)
         w.replace(with: ad, where: endInclusive .& (w .== 0))

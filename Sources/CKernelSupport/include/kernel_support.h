@@ -28,6 +28,18 @@ static inline int animation_has_fma(void) {
 #endif
 }
 
+/// 1 when this code is compiled for a CPU with a vector rounding instruction (SSE4.1's `roundps`
+/// and `roundpd`, AVX-512's `vrndscale`, arm64's `frintm`), 0 otherwise: a compile-time constant
+/// once inlined. Without it, Swift's `rounded(.down)` on a vector is a libm call per lane, and the
+/// kernels round with exact arithmetic instead (`SIMDMath.floor`).
+static inline int animation_has_vector_rounding(void) {
+#if defined(__SSE4_1__) || defined(__aarch64__)
+    return 1;
+#else
+    return 0;
+#endif
+}
+
 /// Sixteen 32-bit lanes (Swift imports the type as `SIMD16<Int32>`).
 typedef int animation_int32x16 __attribute__((ext_vector_type(16)));
 

@@ -1,0 +1,75 @@
+// The exact-arithmetic rounding that builds without vector rounding use in the kernels (internal:
+// reached through @testable import, which only debug builds allow; the portable test runs of
+// `.ci/run` also take it inside every kernel, where the agreement tests check the results).
+#if DEBUG
+@testable import AnimationBatch
+import Testing
+
+@Suite("SIMDMath rounding")
+struct SIMDMathTests {
+    /// Doubles around every boundary the arithmetic has: ±0, halves, integers, 2⁵² and its
+    /// neighbours, the largest finite values, the smallest subnormals, ±∞ and NaN — then random ones.
+    static var doubles: [Double] {
+        var values: [Double] = [0, -0.0, 0.5, -0.5, 1.5, -1.5, 2.5, -2.5, 0.4, -0.4, 0.6, -0.6, 1, -1, 3, -3,
+                                0x1p52, -0x1p52, 0x1p52 - 0.5, -(0x1p52 - 0.5), 0x1p52 + 1, 0x1p53, 0x1p52.nextDown, 0x1p51 + 0.5,
+                                .greatestFiniteMagnitude, -.greatestFiniteMagnitude, .leastNonzeroMagnitude,
+                                -.leastNonzeroMagnitude, .leastNormalMagnitude, 1.0.nextDown, -(1.0.nextDown),
+                                .infinity, -.infinity, .nan]
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<2_000 {
+            values.append(Double.random(in: -1e6...1e6, using: &generator))
+            values.append(Double(bitPattern: generator.next()))   // any bits: every exponent, NaN payloads
+        }
+        return values
+    }
+
+    static var floats: [Float] {
+        var values: [Float] = [0, -0.0, 0.5, -0.5, 1.5, -1.5, 2.5, -2.5, 0.4, -0.4, 0.6, -0.6, 1, -1,
+                               0x1p23, -0x1p23, 0x1p23 - 0.5, -(0x1p23 - 0.5), 0x1p22 + 0.5, Float(0x1p23).nextDown, 0x1p24,
+                               .greatestFiniteMagnitude, -.greatestFiniteMagnitude, .leastNonzeroMagnitude,
+                               -.leastNonzeroMagnitude, Float(1).nextDown, .infinity, -.infinity, .nan]
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<2_000 {
+            values.append(Float.random(in: -1e4...1e4, using: &generator))
+            values.append(Float(bitPattern: UInt32(truncatingIfNeeded: generator.next())))
+        }
+        return values
+    }
+
+    /// The same bits as the standard library, NaN for NaN.
+    static func same(_ a: Double, _ b: Double) -> Bool {
+        a.isNaN ? b.isNaN : a.bitPattern == b.bitPattern
+    }
+
+    static func same(_ a: Float, _ b: Float) -> Bool {
+        a.isNaN ? b.isNaN : a.bitPattern == b.bitPattern
+    }
+
+    @Test("exactFloor on Doubles gives rounded(.down)'s bits")
+    func floorDoubles() {
+        let values = Self.doubles
+        for start in stride(from: 0, to: values.count, by: 8) {
+            var x = SIMD8<Double>(repeating: 0)
+            for k in 0..<8 { x[k] = values[min(start + k, values.count - 1)] }
+            let y = SIMDMath.exactFloor(x)
+            for k in 0..<8 {
+                #expect(Self.same(y[k], x[k].rounded(.down)), "floor(\(x[k])) gave \(y[k])")
+            }
+        }
+    }
+
+    @Test("exactFloor and exactRoundedToNearestEven on Floats give the standard library's bits")
+    func floats() {
+        let values = Self.floats
+        for start in stride(from: 0, to: values.count, by: 16) {
+            var x = SIMD16<Float>(repeating: 0)
+            for k in 0..<16 { x[k] = values[min(start + k, values.count - 1)] }
+            let down = SIMDMath.exactFloor(x), nearest = SIMDMath.exactRoundedToNearestEven(x)
+            for k in 0..<16 {
+                #expect(Self.same(down[k], x[k].rounded(.down)), "floor(\(x[k])) gave \(down[k])")
+                #expect(Self.same(nearest[k], x[k].rounded(.toNearestOrEven)), "rounded(\(x[k])) gave \(nearest[k])")
+            }
+        }
+    }
+}
+#endif
