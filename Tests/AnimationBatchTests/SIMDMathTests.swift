@@ -1,11 +1,10 @@
-// The exact-arithmetic rounding that builds without vector rounding use in the kernels (internal:
-// reached through @testable import, which only debug builds allow; the portable test runs of
-// `.ci/run` also take it inside every kernel, where the agreement tests check the results).
-#if DEBUG
-@testable import AnimationBatch
+// The kernels' vector rounding (SIMDMath.floor and roundedToNearestEven are these C helpers): in
+// builds without vector rounding instructions — the portable x86-64 build that `swift test` makes —
+// exact arithmetic that must give the standard library's bits.
+import CKernelSupport
 import Testing
 
-@Suite("SIMDMath rounding")
+@Suite("Kernel rounding (SIMDMath)")
 struct SIMDMathTests {
     /// Doubles around every boundary the arithmetic has: ±0, halves, integers, 2⁵² and its
     /// neighbours, the largest finite values, the smallest subnormals, ±∞ and NaN — then random ones.
@@ -45,26 +44,26 @@ struct SIMDMathTests {
         a.isNaN ? b.isNaN : a.bitPattern == b.bitPattern
     }
 
-    @Test("exactFloor on Doubles gives rounded(.down)'s bits")
+    @Test("floor on Doubles gives rounded(.down)'s bits")
     func floorDoubles() {
         let values = Self.doubles
         for start in stride(from: 0, to: values.count, by: 8) {
             var x = SIMD8<Double>(repeating: 0)
             for k in 0..<8 { x[k] = values[min(start + k, values.count - 1)] }
-            let y = SIMDMath.exactFloor(x)
+            let y = animation_floor_double(x)
             for k in 0..<8 {
                 #expect(Self.same(y[k], x[k].rounded(.down)), "floor(\(x[k])) gave \(y[k])")
             }
         }
     }
 
-    @Test("exactFloor and exactRoundedToNearestEven on Floats give the standard library's bits")
+    @Test("floor and round-to-even on Floats give the standard library's bits")
     func floats() {
         let values = Self.floats
         for start in stride(from: 0, to: values.count, by: 16) {
             var x = SIMD16<Float>(repeating: 0)
             for k in 0..<16 { x[k] = values[min(start + k, values.count - 1)] }
-            let down = SIMDMath.exactFloor(x), nearest = SIMDMath.exactRoundedToNearestEven(x)
+            let down = animation_floor(x), nearest = animation_round_even(x)
             for k in 0..<16 {
                 #expect(Self.same(down[k], x[k].rounded(.down)), "floor(\(x[k])) gave \(down[k])")
                 #expect(Self.same(nearest[k], x[k].rounded(.toNearestOrEven)), "rounded(\(x[k])) gave \(nearest[k])")
@@ -72,4 +71,3 @@ struct SIMDMathTests {
         }
     }
 }
-#endif

@@ -22,59 +22,20 @@ enum SIMDMath {
     }
 
     /// `x.rounded(.down)`, bit for bit (±0, ±∞ and NaN included): one instruction where the build
-    /// targets a CPU with vector rounding (`animation_has_vector_rounding()`), otherwise
-    /// ``exactFloor(_:)-(SIMD8<Double>)`` instead of a libm `floor` call per lane (64 calls per four
-    /// timing blocks in the portable build, callgrind).
-    @inline(__always)
-    static func floor(_ x: SIMD8<Double>) -> SIMD8<Double> {
-        animation_has_vector_rounding() != 0 ? x.rounded(.down) : exactFloor(x)
-    }
+    /// targets a CPU with vector rounding, otherwise exact arithmetic instead of a libm `floor` call
+    /// per lane (`animation_floor_double`). In C, so that Swift's optimizer sees one small call:
+    /// written here with both forms, the spring kernel's helpers grew past its inlining budget
+    /// and were left as calls (springs 40 % slower, measured).
+    @_transparent
+    static func floor(_ x: SIMD8<Double>) -> SIMD8<Double> { animation_floor_double(x) }
 
-    /// `x.rounded(.down)` for Floats (``floor(_:)-(SIMD8<Double>)``).
-    @inline(__always)
-    static func floor(_ x: SIMD16<Float>) -> SIMD16<Float> {
-        animation_has_vector_rounding() != 0 ? x.rounded(.down) : exactFloor(x)
-    }
+    /// `x.rounded(.down)` for Floats (`animation_floor`).
+    @_transparent
+    static func floor(_ x: SIMD16<Float>) -> SIMD16<Float> { animation_floor(x) }
 
-    /// `x.rounded(.toNearestOrEven)` (``floor(_:)-(SIMD8<Double>)``; ``exactRoundedToNearestEven(_:)``).
-    @inline(__always)
-    static func roundedToNearestEven(_ x: SIMD16<Float>) -> SIMD16<Float> {
-        animation_has_vector_rounding() != 0 ? x.rounded(.toNearestOrEven) : exactRoundedToNearestEven(x)
-    }
-
-    /// `x.rounded(.down)` by exact arithmetic, bit for bit: below 2⁵², `|x| + 2⁵² − 2⁵²` is `|x|`
-    /// rounded to the nearest integer (the sum's spacing is 1; both operations are exact or round
-    /// once), the sign goes back on (so −0.4 gives −0), and 1 comes off where that passed `x`;
-    /// from 2⁵² on every Double is an integer, and ∞ and NaN fail the test, so those lanes keep `x`.
-    @inline(__always)
-    static func exactFloor(_ x: SIMD8<Double>) -> SIMD8<Double> {
-        let sign = SIMD8<UInt64>(repeating: 0x8000_0000_0000_0000), big = SIMD8<Double>(repeating: 0x1p52)
-        let bits = unsafeBitCast(x, to: SIMD8<UInt64>.self)
-        let magnitude = unsafeBitCast(bits & ~sign, to: SIMD8<Double>.self)
-        let nearest = unsafeBitCast(unsafeBitCast((magnitude + big) - big, to: SIMD8<UInt64>.self) | (bits & sign), to: SIMD8<Double>.self)
-        let down = nearest.replacing(with: nearest - 1, where: nearest .> x)
-        return down.replacing(with: x, where: .!(magnitude .< big))
-    }
-
-    /// `x.rounded(.down)` for Floats by exact arithmetic (``exactFloor(_:)-(SIMD8<Double>)``, with
-    /// 2²³ for 2⁵²).
-    @inline(__always)
-    static func exactFloor(_ x: SIMD16<Float>) -> SIMD16<Float> {
-        let nearest = exactRoundedToNearestEven(x)
-        return nearest.replacing(with: nearest - 1, where: nearest .> x)
-    }
-
-    /// `x.rounded(.toNearestOrEven)` by exact arithmetic, bit for bit: below 2²³, `|x| + 2²³ − 2²³`
-    /// with the sign put back (the sum rounds to the nearest integer, ties to even); `x` itself from
-    /// 2²³ on and for ∞ and NaN.
-    @inline(__always)
-    static func exactRoundedToNearestEven(_ x: SIMD16<Float>) -> SIMD16<Float> {
-        let sign = SIMD16<UInt32>(repeating: 0x8000_0000), big = SIMD16<Float>(repeating: 0x1p23)
-        let bits = unsafeBitCast(x, to: SIMD16<UInt32>.self)
-        let magnitude = unsafeBitCast(bits & ~sign, to: SIMD16<Float>.self)
-        let nearest = unsafeBitCast(unsafeBitCast((magnitude + big) - big, to: SIMD16<UInt32>.self) | (bits & sign), to: SIMD16<Float>.self)
-        return nearest.replacing(with: x, where: .!(magnitude .< big))
-    }
+    /// `x.rounded(.toNearestOrEven)`, bit for bit (`animation_round_even`).
+    @_transparent
+    static func roundedToNearestEven(_ x: SIMD16<Float>) -> SIMD16<Float> { animation_round_even(x) }
 
     /// Sixteen bytes as Floats (0…255).
     @inline(__always)

@@ -28,18 +28,6 @@ static inline int animation_has_fma(void) {
 #endif
 }
 
-/// 1 when this code is compiled for a CPU with a vector rounding instruction (SSE4.1's `roundps`
-/// and `roundpd`, AVX-512's `vrndscale`, arm64's `frintm`), 0 otherwise: a compile-time constant
-/// once inlined. Without it, Swift's `rounded(.down)` on a vector is a libm call per lane, and the
-/// kernels round with exact arithmetic instead (`SIMDMath.floor`).
-static inline int animation_has_vector_rounding(void) {
-#if defined(__SSE4_1__) || defined(__aarch64__)
-    return 1;
-#else
-    return 0;
-#endif
-}
-
 /// Sixteen 32-bit lanes (Swift imports the type as `SIMD16<Int32>`).
 typedef int animation_int32x16 __attribute__((ext_vector_type(16)));
 
@@ -117,6 +105,74 @@ static inline void animation_gather_quads(const float *base, animation_int32x16 
     __builtin_memcpy(out + 16, &second, 64);
     __builtin_memcpy(out + 32, &third, 64);
     __builtin_memcpy(out + 48, &fourth, 64);
+#endif
+}
+
+/// Eight Doubles (Swift imports the type as `SIMD8<Double>`).
+typedef double animation_float64x8 __attribute__((ext_vector_type(8)));
+
+/// Whether the build targets a CPU with vector rounding instructions (SSE4.1's `roundps`/`roundpd`,
+/// AVX-512's `vrndscale`, arm64's `frint`). Without them the compiler's vector floor is a libm call
+/// per lane, with every vector register spilled around it; the helpers below round by exact
+/// arithmetic instead.
+#if defined(__SSE4_1__) || defined(__aarch64__)
+#define ANIMATION_VECTOR_ROUNDING 1
+#else
+#define ANIMATION_VECTOR_ROUNDING 0
+#endif
+
+/// `x` rounded to the nearest integer, ties to even, per lane, bit for bit as `roundevenf` (±0,
+/// ±∞ and NaN included). Without vector rounding: below 2²³, `|x| + 2²³ − 2²³` is `|x|` rounded to
+/// the nearest integer (the sum's spacing is 1, and it rounds ties to even), with the sign put back
+/// (so −0.4 gives −0); from 2²³ on every Float is an integer, and ∞ and NaN fail the test, so those
+/// lanes keep `x`.
+static inline animation_float32x16 animation_round_even(animation_float32x16 x) {
+#if ANIMATION_VECTOR_ROUNDING
+    return __builtin_elementwise_roundeven(x);
+#else
+    typedef unsigned int u32x16 __attribute__((ext_vector_type(16)));
+    const animation_float32x16 big = 0x1p23f;
+    u32x16 bits = (u32x16)x, sign = bits & 0x80000000u;
+    animation_float32x16 magnitude = (animation_float32x16)(bits & 0x7FFFFFFFu);
+    u32x16 nearest = (u32x16)((magnitude + big) - big) | sign;
+    u32x16 small = (u32x16)(magnitude < big);
+    return (animation_float32x16)((nearest & small) | (bits & ~small));
+#endif
+}
+
+/// `⌊x⌋` per lane, bit for bit as `floorf` (±0, ±∞ and NaN included): without vector rounding,
+/// the arithmetic of `animation_round_even`, less 1 where that passed `x`.
+static inline animation_float32x16 animation_floor(animation_float32x16 x) {
+#if ANIMATION_VECTOR_ROUNDING
+    return __builtin_elementwise_floor(x);
+#else
+    typedef unsigned int u32x16 __attribute__((ext_vector_type(16)));
+    const animation_float32x16 big = 0x1p23f;
+    u32x16 bits = (u32x16)x, sign = bits & 0x80000000u;
+    animation_float32x16 magnitude = (animation_float32x16)(bits & 0x7FFFFFFFu);
+    animation_float32x16 nearest = (animation_float32x16)((u32x16)((magnitude + big) - big) | sign);
+    // Less 1 where that passed x: subtracting +0 elsewhere keeps a −0 (adding +0 would not).
+    nearest = nearest - (animation_float32x16)((u32x16)(animation_float32x16)1.0f & (u32x16)(nearest > x));
+    u32x16 small = (u32x16)(magnitude < big);
+    return (animation_float32x16)(((u32x16)nearest & small) | (bits & ~small));
+#endif
+}
+
+/// `⌊x⌋` per lane for Doubles, bit for bit as `floor`: without vector rounding, the arithmetic of
+/// `animation_round_even` with 2⁵² for 2²³, less 1 where that passed `x`.
+static inline animation_float64x8 animation_floor_double(animation_float64x8 x) {
+#if ANIMATION_VECTOR_ROUNDING
+    return __builtin_elementwise_floor(x);
+#else
+    typedef unsigned long long u64x8 __attribute__((ext_vector_type(8)));
+    const animation_float64x8 big = 0x1p52;
+    u64x8 bits = (u64x8)x, sign = bits & 0x8000000000000000ull;
+    animation_float64x8 magnitude = (animation_float64x8)(bits & 0x7FFFFFFFFFFFFFFFull);
+    animation_float64x8 nearest = (animation_float64x8)((u64x8)((magnitude + big) - big) | sign);
+    // Less 1 where that passed x: subtracting +0 elsewhere keeps a −0 (adding +0 would not).
+    nearest = nearest - (animation_float64x8)((u64x8)(animation_float64x8)1.0 & (u64x8)(nearest > x));
+    u64x8 small = (u64x8)(magnitude < big);
+    return (animation_float64x8)(((u64x8)nearest & small) | (bits & ~small));
 #endif
 }
 
