@@ -1,10 +1,11 @@
-// The kernels' vector rounding (SIMDMath.floor and roundedToNearestEven are these C helpers): in
+// The kernels' C helpers: vector rounding (SIMDMath.floor and roundedToNearestEven call them; in
 // builds without vector rounding instructions — the portable x86-64 build that `swift test` makes —
-// exact arithmetic that must give the standard library's bits.
+// exact arithmetic that must give the standard library's bits) and the path kernel's quad loads.
+import AnimationWorkloads
 import CKernelSupport
 import Testing
 
-@Suite("Kernel rounding (SIMDMath)")
+@Suite("Kernel helpers (SIMDMath, path loads)")
 struct SIMDMathTests {
     /// Doubles around every boundary the arithmetic has: ±0, halves, integers, 2⁵² and its
     /// neighbours, the largest finite values, the smallest subnormals, ±∞ and NaN — then random ones.
@@ -14,7 +15,7 @@ struct SIMDMathTests {
                                 .greatestFiniteMagnitude, -.greatestFiniteMagnitude, .leastNonzeroMagnitude,
                                 -.leastNonzeroMagnitude, .leastNormalMagnitude, 1.0.nextDown, -(1.0.nextDown),
                                 .infinity, -.infinity, .nan]
-        var generator = SystemRandomNumberGenerator()
+        var generator = SplitMix64(seed: 0x5EED_F100)
         for _ in 0..<2_000 {
             values.append(Double.random(in: -1e6...1e6, using: &generator))
             values.append(Double(bitPattern: generator.next()))   // any bits: every exponent, NaN payloads
@@ -27,7 +28,7 @@ struct SIMDMathTests {
                                0x1p23, -0x1p23, 0x1p23 - 0.5, -(0x1p23 - 0.5), 0x1p22 + 0.5, Float(0x1p23).nextDown, 0x1p24,
                                .greatestFiniteMagnitude, -.greatestFiniteMagnitude, .leastNonzeroMagnitude,
                                -.leastNonzeroMagnitude, Float(1).nextDown, .infinity, -.infinity, .nan]
-        var generator = SystemRandomNumberGenerator()
+        var generator = SplitMix64(seed: 0x5EED_F1F0)
         for _ in 0..<2_000 {
             values.append(Float.random(in: -1e4...1e4, using: &generator))
             values.append(Float(bitPattern: UInt32(truncatingIfNeeded: generator.next())))
@@ -67,6 +68,23 @@ struct SIMDMathTests {
             for k in 0..<16 {
                 #expect(Self.same(down[k], x[k].rounded(.down)), "floor(\(x[k])) gave \(down[k])")
                 #expect(Self.same(nearest[k], x[k].rounded(.toNearestOrEven)), "rounded(\(x[k])) gave \(nearest[k])")
+            }
+        }
+    }
+
+    @Test("animation_gather_quads gives each lane its four floats, transposed")
+    func gatherQuads() {
+        let table = (0..<400).map { Float($0) * 0.5 - 7 }
+        var generator = SplitMix64(seed: 0x9A7E)
+        for _ in 0..<50 {
+            var index = SIMD16<Int32>(repeating: 0)
+            for k in 0..<16 { index[k] = Int32(generator.next() % 397) }   // four readable floats from each
+            var out = [Float](repeating: .nan, count: 64)
+            table.withUnsafeBufferPointer { t in animation_gather_quads(t.baseAddress!, index, &out) }
+            for k in 0..<16 {
+                for j in 0..<4 {
+                    #expect(out[16 * j + k] == table[Int(index[k]) + j], "lane \(k), float \(j)")
+                }
             }
         }
     }
