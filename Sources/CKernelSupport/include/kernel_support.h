@@ -75,7 +75,6 @@ static inline void animation_gather_quads(const float *base, animation_int32x16 
     }
 #else
     typedef float f4 __attribute__((ext_vector_type(4)));
-    typedef float f8 __attribute__((ext_vector_type(8)));
     f4 q[16];
     for (int k = 0; k < 16; k++) __builtin_memcpy(&q[k], base + index[k], sizeof(f4));
     // a = [q0 q4 q8 q12], b = [q1 q5 q9 q13], c = [q2 q6 q10 q14], d = [q3 q7 q11 q15]: after the
@@ -141,7 +140,8 @@ static inline animation_float32x16 animation_round_even(animation_float32x16 x) 
 }
 
 /// `⌊x⌋` per lane, bit for bit as `floorf` (±0, ±∞ and NaN included): without vector rounding,
-/// the arithmetic of `animation_round_even`, less 1 where that passed `x`.
+/// the arithmetic of `animation_round_even`, less 1 where that passed `x` (written out, not a call:
+/// a C call with a 64-byte vector argument warns in builds without AVX-512).
 static inline animation_float32x16 animation_floor(animation_float32x16 x) {
 #if ANIMATION_VECTOR_ROUNDING
     return __builtin_elementwise_floor(x);
