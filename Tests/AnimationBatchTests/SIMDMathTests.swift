@@ -45,12 +45,18 @@ struct SIMDMathTests {
         a.isNaN ? b.isNaN : a.bitPattern == b.bitPattern
     }
 
+    /// `body` on the values in vectors of `V.scalarCount` lanes (the last one padded with the last value).
+    static func forEachVector<V: SIMD>(of values: [V.Scalar], _ body: (V) -> Void) {
+        for start in stride(from: 0, to: values.count, by: V.scalarCount) {
+            var x = V()
+            for k in 0..<V.scalarCount { x[k] = values[min(start + k, values.count - 1)] }
+            body(x)
+        }
+    }
+
     @Test("floor on Doubles gives rounded(.down)'s bits")
     func floorDoubles() {
-        let values = Self.doubles
-        for start in stride(from: 0, to: values.count, by: 8) {
-            var x = SIMD8<Double>(repeating: 0)
-            for k in 0..<8 { x[k] = values[min(start + k, values.count - 1)] }
+        Self.forEachVector(of: Self.doubles) { (x: SIMD8<Double>) in
             let y = animation_floor_double(x)
             for k in 0..<8 {
                 #expect(Self.same(y[k], x[k].rounded(.down)), "floor(\(x[k])) gave \(y[k])")
@@ -60,10 +66,7 @@ struct SIMDMathTests {
 
     @Test("floor and round-to-even on Floats give the standard library's bits")
     func floats() {
-        let values = Self.floats
-        for start in stride(from: 0, to: values.count, by: 16) {
-            var x = SIMD16<Float>(repeating: 0)
-            for k in 0..<16 { x[k] = values[min(start + k, values.count - 1)] }
+        Self.forEachVector(of: Self.floats) { (x: SIMD16<Float>) in
             let down = animation_floor(x), nearest = animation_round_even(x)
             for k in 0..<16 {
                 #expect(Self.same(down[k], x[k].rounded(.down)), "floor(\(x[k])) gave \(down[k])")

@@ -120,46 +120,52 @@ typedef double animation_float64x8 __attribute__((ext_vector_type(8)));
 #define ANIMATION_VECTOR_ROUNDING 0
 #endif
 
+#if !ANIMATION_VECTOR_ROUNDING
+/// `*x` rounded to the nearest integer, ties to even, by exact arithmetic: below 2²³,
+/// `|x| + 2²³ − 2²³` is `|x|` rounded to the nearest integer (the sum's spacing is 1, and it rounds
+/// ties to even), with the sign put back (so −0.4 gives −0); from 2²³ on every Float is an integer,
+/// and ∞ and NaN fail the test, so those lanes keep `x`. Into `*result`, by pointers: a C call that
+/// passes or returns a 64-byte vector warns in builds without AVX-512 (inlined, the pointers go away).
+static inline void animation_round_even_arithmetic(const animation_float32x16 *x, animation_float32x16 *result) {
+    typedef unsigned int u32x16 __attribute__((ext_vector_type(16)));
+    const animation_float32x16 big = 0x1p23f;
+    u32x16 bits = (u32x16)*x, sign = bits & 0x80000000u;
+    animation_float32x16 magnitude = (animation_float32x16)(bits & 0x7FFFFFFFu);
+    u32x16 nearest = (u32x16)((magnitude + big) - big) | sign;
+    u32x16 small = (u32x16)(magnitude < big);
+    *result = (animation_float32x16)((nearest & small) | (bits & ~small));
+}
+#endif
+
 /// `x` rounded to the nearest integer, ties to even, per lane, bit for bit as `roundevenf` (±0,
-/// ±∞ and NaN included). Without vector rounding: below 2²³, `|x| + 2²³ − 2²³` is `|x|` rounded to
-/// the nearest integer (the sum's spacing is 1, and it rounds ties to even), with the sign put back
-/// (so −0.4 gives −0); from 2²³ on every Float is an integer, and ∞ and NaN fail the test, so those
-/// lanes keep `x`.
+/// ±∞ and NaN included): exact arithmetic without vector rounding (`animation_round_even_arithmetic`).
 static inline animation_float32x16 animation_round_even(animation_float32x16 x) {
 #if ANIMATION_VECTOR_ROUNDING
     return __builtin_elementwise_roundeven(x);
 #else
-    typedef unsigned int u32x16 __attribute__((ext_vector_type(16)));
-    const animation_float32x16 big = 0x1p23f;
-    u32x16 bits = (u32x16)x, sign = bits & 0x80000000u;
-    animation_float32x16 magnitude = (animation_float32x16)(bits & 0x7FFFFFFFu);
-    u32x16 nearest = (u32x16)((magnitude + big) - big) | sign;
-    u32x16 small = (u32x16)(magnitude < big);
-    return (animation_float32x16)((nearest & small) | (bits & ~small));
+    animation_float32x16 nearest;
+    animation_round_even_arithmetic(&x, &nearest);
+    return nearest;
 #endif
 }
 
 /// `⌊x⌋` per lane, bit for bit as `floorf` (±0, ±∞ and NaN included): without vector rounding,
-/// the arithmetic of `animation_round_even`, less 1 where that passed `x` (written out, not a call:
-/// a C call with a 64-byte vector argument warns in builds without AVX-512).
+/// `animation_round_even_arithmetic`, less 1 where that passed `x`.
 static inline animation_float32x16 animation_floor(animation_float32x16 x) {
 #if ANIMATION_VECTOR_ROUNDING
     return __builtin_elementwise_floor(x);
 #else
     typedef unsigned int u32x16 __attribute__((ext_vector_type(16)));
-    const animation_float32x16 big = 0x1p23f;
-    u32x16 bits = (u32x16)x, sign = bits & 0x80000000u;
-    animation_float32x16 magnitude = (animation_float32x16)(bits & 0x7FFFFFFFu);
-    animation_float32x16 nearest = (animation_float32x16)((u32x16)((magnitude + big) - big) | sign);
+    animation_float32x16 nearest;
+    animation_round_even_arithmetic(&x, &nearest);
     // Less 1 where that passed x: subtracting +0 elsewhere keeps a −0 (adding +0 would not).
-    nearest = nearest - (animation_float32x16)((u32x16)(animation_float32x16)1.0f & (u32x16)(nearest > x));
-    u32x16 small = (u32x16)(magnitude < big);
-    return (animation_float32x16)(((u32x16)nearest & small) | (bits & ~small));
+    return nearest - (animation_float32x16)((u32x16)(animation_float32x16)1.0f & (u32x16)(nearest > x));
 #endif
 }
 
 /// `⌊x⌋` per lane for Doubles, bit for bit as `floor`: without vector rounding, the arithmetic of
-/// `animation_round_even` with 2⁵² for 2²³, less 1 where that passed `x`.
+/// `animation_round_even_arithmetic` with 2⁵² for 2²³ (in Doubles: C has no generics), less 1
+/// where that passed `x`.
 static inline animation_float64x8 animation_floor_double(animation_float64x8 x) {
 #if ANIMATION_VECTOR_ROUNDING
     return __builtin_elementwise_floor(x);
