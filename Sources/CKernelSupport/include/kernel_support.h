@@ -56,6 +56,19 @@ typedef float animation_float32x16 __attribute__((ext_vector_type(16)));
 /// The vector type of Clang's AVX-512 built-ins (same bits as `animation_float32x16`).
 typedef float animation_v16sf __attribute__((__vector_size__(64)));
 
+#if defined(__AVX512F__)
+/// Four Floats (a quad of `animation_gather_quads`).
+typedef float animation_float32x4 __attribute__((ext_vector_type(4)));
+
+/// `[w x y z]`: four quads as one 16-lane vector, `w` in the lowest 128-bit lane.
+static inline animation_float32x16 animation_concat4(animation_float32x4 w, animation_float32x4 x,
+                                                     animation_float32x4 y, animation_float32x4 z) {
+    return __builtin_shufflevector(__builtin_shufflevector(w, x, 0, 1, 2, 3, 4, 5, 6, 7),
+                                   __builtin_shufflevector(y, z, 0, 1, 2, 3, 4, 5, 6, 7),
+                                   0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+}
+#endif
+
 /// The four consecutive Floats at `base + index[k]` for each of the sixteen lanes `k`, transposed
 /// into `out[0 ..< 64]`: `out[k] = base[index[k]]`, `out[16 + k] = base[index[k] + 1]`, `out[32 + k]`
 /// and `out[48 + k]` the third and fourth. With AVX-512, sixteen 16-byte loads and a 4 × 4
@@ -74,23 +87,14 @@ static inline void animation_gather_quads(const float *base, animation_int32x16 
         out[48 + k] = quad[3];
     }
 #else
-    typedef float f4 __attribute__((ext_vector_type(4)));
-    f4 q[16];
-    for (int k = 0; k < 16; k++) __builtin_memcpy(&q[k], base + index[k], sizeof(f4));
+    animation_float32x4 q[16];
+    for (int k = 0; k < 16; k++) __builtin_memcpy(&q[k], base + index[k], sizeof(animation_float32x4));
     // a = [q0 q4 q8 q12], b = [q1 q5 q9 q13], c = [q2 q6 q10 q14], d = [q3 q7 q11 q15]: after the
     // transpose within each 128-bit lane, lane L of the j-th result holds component j of q4L … q4L+3.
-    animation_float32x16 a = __builtin_shufflevector(__builtin_shufflevector(q[0], q[4], 0, 1, 2, 3, 4, 5, 6, 7),
-                                                     __builtin_shufflevector(q[8], q[12], 0, 1, 2, 3, 4, 5, 6, 7),
-                                                     0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
-    animation_float32x16 b = __builtin_shufflevector(__builtin_shufflevector(q[1], q[5], 0, 1, 2, 3, 4, 5, 6, 7),
-                                                     __builtin_shufflevector(q[9], q[13], 0, 1, 2, 3, 4, 5, 6, 7),
-                                                     0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
-    animation_float32x16 c = __builtin_shufflevector(__builtin_shufflevector(q[2], q[6], 0, 1, 2, 3, 4, 5, 6, 7),
-                                                     __builtin_shufflevector(q[10], q[14], 0, 1, 2, 3, 4, 5, 6, 7),
-                                                     0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
-    animation_float32x16 d = __builtin_shufflevector(__builtin_shufflevector(q[3], q[7], 0, 1, 2, 3, 4, 5, 6, 7),
-                                                     __builtin_shufflevector(q[11], q[15], 0, 1, 2, 3, 4, 5, 6, 7),
-                                                     0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+    animation_float32x16 a = animation_concat4(q[0], q[4], q[8], q[12]);
+    animation_float32x16 b = animation_concat4(q[1], q[5], q[9], q[13]);
+    animation_float32x16 c = animation_concat4(q[2], q[6], q[10], q[14]);
+    animation_float32x16 d = animation_concat4(q[3], q[7], q[11], q[15]);
     // Per 128-bit lane: [a0 b0 a1 b1], [a2 b2 a3 b3], [c0 d0 c1 d1], [c2 d2 c3 d3].
     animation_float32x16 abLow = __builtin_shufflevector(a, b, 0, 16, 1, 17, 4, 20, 5, 21, 8, 24, 9, 25, 12, 28, 13, 29);
     animation_float32x16 abHigh = __builtin_shufflevector(a, b, 2, 18, 3, 19, 6, 22, 7, 23, 10, 26, 11, 27, 14, 30, 15, 31);
