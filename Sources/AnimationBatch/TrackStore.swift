@@ -45,6 +45,11 @@ public final class TrackStore {
         var op: CompositionOp = .value
         var sequence: UInt64 = 0
         var leafIndex: Int32 = 0
+        /// A path animation with a rotation mode (semantics §5.7): it also turns the layer's
+        /// `transform` (``rotationSlot``) when the layer has one.
+        var rotates = false
+        /// The leaf's value function (§4.7), read once here.
+        var valueFunction: ValueFunction?
     }
 
     struct SlotEntry {
@@ -62,10 +67,6 @@ public final class TrackStore {
         var kind: ValueKind = .scalar
         var model: AnimationValue = 0
         var entries: [SlotEntry] = []
-        var composedPosition: Int32 = -1
-        var composedValue: AnimationValue = 0
-        /// ``TrackStore/modelVersion`` when the model was last set.
-        var modelStamp = 0
     }
 
     struct AnimationRecord {
@@ -74,8 +75,23 @@ public final class TrackStore {
         var layer = LayerID(0)
         var sequence: UInt64 = 0
         var animation: (any Animation)?
+        /// The key it was added under (semantics §1.2); nil for anonymous animations.
+        var key: String?
+        /// The animation's `isRemovedOnCompletion`: a frame that finishes it reaps it (§1.4).
+        var removedOnCompletion = false
+        /// A frame reported its finish (it is not removed on completion): its stop was reported,
+        /// so removing it later reports nothing (semantics §8.1: exactly one stop).
+        var hasFinished = false
         var tracks: [Int32] = []
         var nodes: [Int32] = []
+    }
+
+    /// What the store knows of one layer: its slots, its animations in add order and their keys
+    /// (semantics §1.2, §8.2), so that a front end needs no registry of its own.
+    struct LayerRecord {
+        var slots: [Int32] = []
+        var animations: [Int32] = []
+        var keys: [String: Int32] = [:]
     }
 
     struct GroupNode {
@@ -88,7 +104,9 @@ public final class TrackStore {
         var animation: Int32 = -1
         /// The owning animation's handle generation, so that events never copy its record.
         var generation: UInt32 = 0
-        var previousPhase: UInt8 = TrackState.neverEvaluated
+        /// The events a root has reported (``TrackState/hasStarted``, ``TrackState/hasFinished``):
+        /// each at most once (semantics §8.1).
+        var reported: UInt8 = 0
     }
 
     struct SlotKey: Hashable {
@@ -111,20 +129,21 @@ public final class TrackStore {
     private var slotByKey: [SlotKey: Int32] = [:]
     var animations: [AnimationRecord] = []
     private var freeAnimations: [Int32] = []
+    private var layerRecords: [LayerID: LayerRecord] = [:]
     var nodes: [GroupNode] = []
     private var freeNodes: [Int32] = []
     /// Group nodes in an order where every parent comes before its children.
     private(set) var nodeOrder: [Int32] = []
     let nodeTimes = Column<Double>(fill: .nan)
+    /// Every slot's presentation value (the store lays it out; frames fill it).
+    let table = PresentationTable()
 
     private(set) var batches: [TrackBatch] = []
     private var batchByKey: [BatchKey: Int] = [:]
-    /// Slots composed each frame (positions are stored in the slots).
-    private(set) var composedSlots: [Int32] = []
     /// Events from mutations (removals, replacements), delivered with the next frame.
     var pendingEvents: [AnimationEvent] = []
     private var nextSequence: UInt64 = 1
-    /// Incremented by every change of the track layout; the evaluator replans when it moves.
+    /// Incremented by every change of the track or slot layout; the evaluator replans when it moves.
     private(set) var version = 0
     /// Counts model-value changes of existing slots (they do not change the plan, only what
     /// composition starts from).
@@ -137,15 +156,22 @@ public final class TrackStore {
     public var trackCount: Int { batches.reduce(0) { $0 + $1.count } }
     /// How many top-level animations the store holds.
     public var animationCount: Int { animations.count - freeAnimations.count }
+    /// How many slots (one property of one layer each) the store holds.
+    public var slotCount: Int { slots.count - freeSlots.count }
+    /// How many layers have a slot or an animation.
+    public var layerCount: Int { layerRecords.count }
     /// How many top-level tracks and group roots can report events in one frame.
     var eventSourceCount: Int { trackCount + nodes.count + pendingEvents.count }
 
     // MARK: Slots
 
     /// Sets the model value of `property` on `layer`, creating its output slot if needed (semantics
-    /// §1.1). Tracks that depend on the model (exclusive slots, §4.1 rows over the base) follow.
+    /// §1.1). The presentation value shows the new model at once; animations on the slot compose
+    /// over it from the next frame (tracks that depend on the model — exclusive slots, §4.1 rows
+    /// over the base — follow).
     ///
-    /// - Throws: `AnimationError` naming `value` when the slot exists with another kind.
+    /// - Throws: `AnimationError` naming `value` when the slot exists with another kind, or
+    ///   `property` when it is empty.
     @discardableResult
     public func setModelValue(_ value: AnimationValue, layer: LayerID, property: String) throws -> SlotHandle {
         if let s = slotByKey[SlotKey(layer: layer, property: property)] {
@@ -153,13 +179,19 @@ public final class TrackStore {
                 throw AnimationError(field: "value", reason: "'\(property)' holds a \(slots[Int(s)].kind), not a \(value.kind)")
             }
             slots[Int(s)].model = value
-            slots[Int(s)].composedValue = value
             modelVersion += 1
-            slots[Int(s)].modelStamp = modelVersion
+            table.store(value, slot: s)
+            table.markChanged(s)
             for entry in slots[Int(s)].entries where !entry.isRotation { configure(track: entry.track) }
             return handle(ofSlot: s)
         }
         if property.isEmpty { throw AnimationError(field: "property", reason: "must not be empty") }
+        if let known = LayerProperty.named(property), known.kind != value.kind {
+            throw AnimationError(field: "value", reason: "'\(property)' holds a \(known.kind), not a \(value.kind)")
+        }
+        if let column = table.columnIndex(of: property), table.columns[Int(column)].kind != value.kind {
+            throw AnimationError(field: "value", reason: "'\(property)' holds a \(table.columns[Int(column)].kind) on other layers, not a \(value.kind)")
+        }
         return handle(ofSlot: createSlot(layer: layer, property: property, model: value))
     }
 
@@ -183,6 +215,51 @@ public final class TrackStore {
         slots.indices.filter { slots[$0].alive }.map { handle(ofSlot: Int32($0)) }
     }
 
+    /// The slots of `layer` in creation order (empty for an unknown layer).
+    public func slots(of layer: LayerID) -> [SlotHandle] {
+        layerRecords[layer]?.slots.map(handle(ofSlot:)) ?? []
+    }
+
+    /// Removes a slot: the animations with a track on it are cancelled (their stop events, outcome
+    /// ``AnimationEvent/Outcome/cancelled``, come with the next frame), its presentation row is
+    /// freed and its handle goes stale. A path animation that only turns the slot (a rotation
+    /// mode on `transform`, semantics §5.7) stays and stops turning it. Returns false for a stale
+    /// handle.
+    @discardableResult
+    public func removeSlot(_ slot: SlotHandle) -> Bool {
+        guard let s = resolve(slot) else { return false }
+        var cancelled: [Int32] = []
+        for entry in slots[Int(s)].entries {
+            if entry.isRotation {
+                tracks[Int(entry.track)].rotationSlot = -1
+            } else if !cancelled.contains(tracks[Int(entry.track)].animation) {
+                cancelled.append(tracks[Int(entry.track)].animation)
+            }
+        }
+        for a in cancelled {
+            remove(AnimationHandle(index: a, generation: animations[Int(a)].generation), outcome: .cancelled)
+        }
+        freeSlot(s)
+        return true
+    }
+
+    /// Removes a layer: every animation on it is cancelled (stop events with outcome
+    /// ``AnimationEvent/Outcome/cancelled`` come with the next frame, in add order), every slot is
+    /// freed and their handles go stale. Returns false when the store knows no such layer.
+    @discardableResult
+    public func removeLayer(_ layer: LayerID) -> Bool {
+        guard let record = layerRecords[layer] else { return false }
+        for a in record.animations {
+            remove(AnimationHandle(index: a, generation: animations[Int(a)].generation), outcome: .cancelled)
+        }
+        for s in layerRecords[layer]?.slots ?? [] {
+            slots[Int(s)].entries.removeAll()
+            freeSlot(s)
+        }
+        layerRecords[layer] = nil
+        return true
+    }
+
     func resolve(_ slot: SlotHandle) -> Int32? {
         let i = Int(slot.index)
         guard i >= 0, i < slots.count, slots[i].alive, slots[i].generation == slot.generation else { return nil }
@@ -198,17 +275,48 @@ public final class TrackStore {
         } else {
             s = Int32(slots.count)
             slots.append(SlotRecord())
+            table.initializeSlot(s)
         }
         slots[Int(s)].alive = true
         slots[Int(s)].layer = layer
         slots[Int(s)].property = property
         slots[Int(s)].kind = model.kind
         slots[Int(s)].model = model
-        slots[Int(s)].composedValue = model
         slots[Int(s)].entries = []
-        slots[Int(s)].composedPosition = -1
         slotByKey[SlotKey(layer: layer, property: property)] = s
+        layerRecords[layer, default: LayerRecord()].slots.append(s)
+        table.addSlot(s, generation: slots[Int(s)].generation, layer: layer, property: property, model: model)
+        version += 1
+        // §5.7: path animations with a rotation mode already on the layer turn its new transform.
+        if property == "transform", model.kind == .transform {
+            for a in layerRecords[layer]?.animations ?? [] {
+                for t in animations[Int(a)].tracks where tracks[Int(t)].rotates {
+                    tracks[Int(t)].rotationSlot = s
+                    insertEntry(SlotEntry(track: t, sequence: tracks[Int(t)].sequence, leafIndex: tracks[Int(t)].leafIndex,
+                                          isRotation: true), into: s)
+                }
+            }
+        }
         return s
+    }
+
+    /// Frees a slot without animations of its own.
+    private func freeSlot(_ s: Int32) {
+        let layer = slots[Int(s)].layer
+        slotByKey[SlotKey(layer: layer, property: slots[Int(s)].property)] = nil
+        layerRecords[layer]?.slots.removeAll { $0 == s }
+        table.removeSlot(s)
+        slots[Int(s)].alive = false
+        slots[Int(s)].entries = []
+        slots[Int(s)].model = 0
+        slots[Int(s)].generation &+= 1
+        freeSlots.append(s)
+        version += 1
+        forgetLayerIfEmpty(layer)
+    }
+
+    private func forgetLayerIfEmpty(_ layer: LayerID) {
+        if let record = layerRecords[layer], record.slots.isEmpty, record.animations.isEmpty { layerRecords[layer] = nil }
     }
 
     // MARK: Animations
@@ -222,46 +330,138 @@ public final class TrackStore {
     /// with `Animation.preparedForAdding(layerTime:transactionDuration:)` first for Core
     /// Animation's add-time rules, §1.3, §1.5).
     ///
+    /// - Parameter key: Core Animation's key (§1.2): an animation already on `layer` under the
+    ///   same key is removed first — its stop event, outcome ``AnimationEvent/Outcome/replaced``,
+    ///   comes with the next frame. Nil adds an anonymous animation, never replaced.
     /// - Throws: `AnimationError` naming the first invalid field (`animations[1].keyPath`, …);
-    ///   nothing is added then.
+    ///   nothing is added or replaced then.
     @discardableResult
-    public func add(_ animation: any Animation, layer: LayerID) throws -> AnimationHandle {
+    public func add(_ animation: any Animation, layer: LayerID, forKey key: String? = nil) throws -> AnimationHandle {
+        try check(animation, layer: layer)
+        if let key, let old = layerRecords[layer]?.keys[key] {
+            remove(AnimationHandle(index: old, generation: animations[Int(old)].generation), outcome: .replaced)
+        }
         let index = try insert(animation, layer: layer, sequence: nextSequence, reusing: nil)
         nextSequence += 1
+        animations[Int(index)].key = key
+        layerRecords[layer, default: LayerRecord()].animations.append(index)
+        if let key { layerRecords[layer]!.keys[key] = index }
         return AnimationHandle(index: index, generation: animations[Int(index)].generation)
     }
 
-    /// Replaces an animation in place: the new one keeps the old one's place in every slot's order
-    /// (for retargeting; Core Animation's replace-by-key is ``remove(_:outcome:)`` then ``add(_:layer:)``).
-    /// Its tracks start fresh (a `started` event follows when its active duration begins).
+    /// Replaces an animation, keeping its place in every slot's order and its key (for
+    /// retargeting; Core Animation's replace-by-key is ``add(_:layer:forKey:)``). The old animation
+    /// stops with outcome ``AnimationEvent/Outcome/replaced`` (with the next frame) and its handle
+    /// goes stale; the new one has the returned handle and starts fresh (a `started` event follows
+    /// when its active duration begins).
     ///
     /// - Throws: `AnimationError` for an invalid animation (the old one stays), or naming
     ///   `handle` when it is stale.
-    public func replace(_ handle: AnimationHandle, with animation: any Animation) throws {
+    @discardableResult
+    public func replace(_ handle: AnimationHandle, with animation: any Animation) throws -> AnimationHandle {
         guard let a = resolve(handle) else { throw AnimationError(field: "handle", reason: "does not name a live animation") }
         let record = animations[Int(a)]
         try check(animation, layer: record.layer)
+        let finished = animations[Int(a)].hasFinished
         removeContents(of: a)
+        animations[Int(a)].generation &+= 1
+        animations[Int(a)].hasFinished = false
+        if !finished { pendingEvents.append(AnimationEvent(animation: handle, kind: .stopped, outcome: .replaced)) }
         _ = try insert(animation, layer: record.layer, sequence: record.sequence, reusing: a)
+        animations[Int(a)].key = record.key
+        return AnimationHandle(index: a, generation: animations[Int(a)].generation)
     }
 
     /// Removes an animation; its stop event (with `outcome`, `.removed` by default) comes with the
-    /// next frame. Returns false for a stale handle.
+    /// next frame, and its handle goes stale. Returns false for a stale handle.
     @discardableResult
     public func remove(_ handle: AnimationHandle, outcome: AnimationEvent.Outcome = .removed) -> Bool {
         guard let a = resolve(handle) else { return false }
+        let finished = animations[Int(a)].hasFinished
+        free(animation: a)
+        // An animation whose finish was reported has stopped already (§8.1).
+        if !finished { pendingEvents.append(AnimationEvent(animation: handle, kind: .stopped, outcome: outcome)) }
+        return true
+    }
+
+    /// After a frame reported an animation finished: one removed on completion is removed (semantics
+    /// §1.4); the stop event was that frame's, so none is added. Another is marked so that its
+    /// later removal reports no second stop (§8.1).
+    func didFinish(_ handle: AnimationHandle) {
+        guard let a = resolve(handle) else { return }
+        if animations[Int(a)].removedOnCompletion {
+            free(animation: a)
+        } else {
+            animations[Int(a)].hasFinished = true
+        }
+    }
+
+    /// After a frame reported an animation finished, with reaping off: it stays, marked.
+    func markFinished(_ handle: AnimationHandle) {
+        if let a = resolve(handle) { animations[Int(a)].hasFinished = true }
+    }
+
+    /// Whether a frame reported the animation finished (nil for a stale handle): its stop has
+    /// been reported, and removing it reports none.
+    public func hasFinished(_ handle: AnimationHandle) -> Bool? {
+        resolve(handle).map { animations[Int($0)].hasFinished }
+    }
+
+    private func free(animation a: Int32) {
+        let layer = animations[Int(a)].layer
         removeContents(of: a)
+        if let key = animations[Int(a)].key, layerRecords[layer]?.keys[key] == a { layerRecords[layer]?.keys[key] = nil }
+        layerRecords[layer]?.animations.removeAll { $0 == a }
         animations[Int(a)].alive = false
         animations[Int(a)].animation = nil
+        animations[Int(a)].key = nil
+        animations[Int(a)].hasFinished = false
         animations[Int(a)].generation &+= 1
         freeAnimations.append(a)
-        pendingEvents.append(AnimationEvent(animation: handle, kind: .stopped, outcome: outcome))
-        return true
+        forgetLayerIfEmpty(layer)
     }
 
     /// The animation behind a handle, as added (nil for a stale handle).
     public func animation(_ handle: AnimationHandle) -> (any Animation)? {
         resolve(handle).flatMap { animations[Int($0)].animation }
+    }
+
+    /// The animation on `layer` under `key` (semantics §8.2), or nil.
+    public func animation(forKey key: String, layer: LayerID) -> AnimationHandle? {
+        layerRecords[layer]?.keys[key].map { AnimationHandle(index: $0, generation: animations[Int($0)].generation) }
+    }
+
+    /// The keys of `layer`'s keyed animations in add order (semantics §8.2).
+    public func animationKeys(layer: LayerID) -> [String] {
+        (layerRecords[layer]?.animations ?? []).compactMap { animations[Int($0)].key }
+    }
+
+    /// The key an animation was added under (nil for an anonymous or stale one).
+    public func key(of handle: AnimationHandle) -> String? {
+        resolve(handle).flatMap { animations[Int($0)].key }
+    }
+
+    /// The layer an animation is on (nil for a stale handle).
+    public func layer(of handle: AnimationHandle) -> LayerID? {
+        resolve(handle).map { animations[Int($0)].layer }
+    }
+
+    /// `layer`'s animations in add order.
+    public func animations(of layer: LayerID) -> [AnimationHandle] {
+        (layerRecords[layer]?.animations ?? []).map { AnimationHandle(index: $0, generation: animations[Int($0)].generation) }
+    }
+
+    /// Removes the animation on `layer` under `key` (its stop event, with `outcome`, comes with
+    /// the next frame). Returns false when there is none.
+    @discardableResult
+    public func removeAnimation(forKey key: String, layer: LayerID, outcome: AnimationEvent.Outcome = .removed) -> Bool {
+        guard let handle = animation(forKey: key, layer: layer) else { return false }
+        return remove(handle, outcome: outcome)
+    }
+
+    /// Removes every animation on `layer`, in add order (stop events with `outcome`).
+    public func removeAllAnimations(layer: LayerID, outcome: AnimationEvent.Outcome = .removed) {
+        for handle in animations(of: layer) { remove(handle, outcome: outcome) }
     }
 
     /// Every live animation in add order.
@@ -276,6 +476,30 @@ public final class TrackStore {
         guard i >= 0, i < animations.count, animations[i].alive, animations[i].generation == handle.generation else { return nil }
         return handle.index
     }
+
+    // MARK: Presentation
+
+    /// Every layer's presentation value of `property` after the last frame, as contiguous memory
+    /// (a view valid until the store changes or the next frame), or nil when no layer has it.
+    public func presentation(of property: String) -> PresentationColumn? {
+        table.columnIndex(of: property).map { PresentationColumn(table.columns[Int($0)], locations: UnsafePointer(table.locations)) }
+    }
+
+    /// The presentation value of a slot after the last frame (a model value set since shows at
+    /// once), or nil for a stale handle: one load from its row.
+    public func presentationValue(of slot: SlotHandle) -> AnimationValue? {
+        table.resolve(slot).map(table.value(ofSlot:))
+    }
+
+    /// Where a slot's presentation value lives: the index of its property in
+    /// ``presentationProperties`` and its row in that property's ``PresentationColumn``; nil for
+    /// a stale handle.
+    public func presentationPlace(of slot: SlotHandle) -> (column: Int, row: Int)? {
+        table.resolve(slot).map { (Int(table.locations[Int($0)].column), Int(table.locations[Int($0)].row)) }
+    }
+
+    /// The properties that have a presentation column, in the order they first appeared.
+    public var presentationProperties: [String] { table.columns.map(\.property) }
 
     /// Validates `animation` against `layer`'s slots without changing anything.
     private func check(_ animation: any Animation, layer: LayerID) throws {
@@ -300,8 +524,8 @@ public final class TrackStore {
         }
     }
 
+    /// Compiles a checked animation into record `reusing` or a new one.
     private func insert(_ animation: any Animation, layer: LayerID, sequence: UInt64, reusing: Int32?) throws -> Int32 {
-        try check(animation, layer: layer)
         let a: Int32
         if let reusing {
             a = reusing
@@ -310,11 +534,13 @@ public final class TrackStore {
         } else {
             a = Int32(animations.count)
             animations.append(AnimationRecord())
+            if freeAnimations.capacity < animations.capacity { freeAnimations.reserveCapacity(animations.capacity) }
         }
         animations[Int(a)].alive = true
         animations[Int(a)].layer = layer
         animations[Int(a)].sequence = sequence
         animations[Int(a)].animation = animation
+        animations[Int(a)].removedOnCompletion = animation.isRemovedOnCompletion
         animations[Int(a)].tracks = []
         animations[Int(a)].nodes = []
         let handleRaw = AnimationHandle(index: a, generation: animations[Int(a)].generation).rawValue
@@ -340,6 +566,7 @@ public final class TrackStore {
                 node.animation = a
                 node.generation = animations[Int(a)].generation
                 let n = allocateNode(node)
+                nodeOrder.append(n)   // after its parent, allocated just before
                 nodeByPath[path] = n
                 animations[Int(a)].nodes.append(n)
                 parent = n
@@ -348,7 +575,6 @@ public final class TrackStore {
                             group: parent, topLevelRemovedOnCompletion: animation.isRemovedOnCompletion)
             animations[Int(a)].tracks.append(t)
         }
-        if !nodeByPath.isEmpty { rebuildNodeOrder() }
         version += 1
         return a
     }
@@ -359,7 +585,10 @@ public final class TrackStore {
             nodes[Int(n)].alive = false
             freeNodes.append(n)
         }
-        if !animations[Int(a)].nodes.isEmpty { rebuildNodeOrder() }
+        if !animations[Int(a)].nodes.isEmpty {
+            // In place (a reaping frame must not allocate); parents stay before their children.
+            nodeOrder.removeAll { !nodes[Int($0)].alive }
+        }
         animations[Int(a)].tracks = []
         animations[Int(a)].nodes = []
         version += 1
@@ -371,21 +600,9 @@ public final class TrackStore {
             return free
         }
         nodes.append(node)
+        if freeNodes.capacity < nodes.capacity { freeNodes.reserveCapacity(nodes.capacity) }
         nodeTimes.reserve(nodes.count, count: nodes.count - 1)
         return Int32(nodes.count - 1)
-    }
-
-    private func rebuildNodeOrder() {
-        var depth = [Int32: Int]()
-        func depthOf(_ n: Int32) -> Int {
-            if let d = depth[n] { return d }
-            let p = nodes[Int(n)].parent
-            let d = p < 0 ? 0 : depthOf(p) + 1
-            depth[n] = d
-            return d
-        }
-        let live = nodes.indices.filter { nodes[$0].alive }.map { Int32($0) }
-        nodeOrder = live.sorted { (depthOf($0), $0) < (depthOf($1), $1) }
     }
 
     // MARK: Compiling
@@ -408,6 +625,8 @@ public final class TrackStore {
     private func allocateTrack() -> Int32 {
         if let free = freeTracks.popLast() { return free }
         tracks.append(TrackRecord())
+        // Room to free every track: a frame that reaps finished animations must not allocate.
+        if freeTracks.capacity < tracks.capacity { freeTracks.reserveCapacity(tracks.capacity) }
         return Int32(tracks.count - 1)
     }
 
@@ -470,6 +689,7 @@ public final class TrackStore {
         record.animation = a
         record.leaf = leaf
         record.isAdditive = leaf.animation.isAdditive
+        record.valueFunction = leaf.animation.valueFunction
         record.field = field
         record.valueKind = valueKind
         record.sequence = sequence
@@ -494,11 +714,14 @@ public final class TrackStore {
         }
 
         insertEntry(SlotEntry(track: t, sequence: sequence, leafIndex: leafIndex, isRotation: false), into: s)
-        // §5.7: a path animation with a rotation mode also turns the layer's transform.
-        if let k = animation as? KeyframeAnimation, k.rotationMode != nil, k.path != nil,
-           let transformSlot = slotByKey[SlotKey(layer: layer, property: "transform")] {
-            tracks[Int(t)].rotationSlot = transformSlot
-            insertEntry(SlotEntry(track: t, sequence: sequence, leafIndex: leafIndex, isRotation: true), into: transformSlot)
+        // §5.7: a path animation with a rotation mode also turns the layer's transform, when the
+        // layer has one (a transform slot created later is linked then, ``createSlot``).
+        if let k = animation as? KeyframeAnimation, k.rotationMode != nil, k.path != nil {
+            tracks[Int(t)].rotates = true
+            if let transformSlot = slotByKey[SlotKey(layer: layer, property: "transform")], slots[Int(transformSlot)].kind == .transform {
+                tracks[Int(t)].rotationSlot = transformSlot
+                insertEntry(SlotEntry(track: t, sequence: sequence, leafIndex: leafIndex, isRotation: true), into: transformSlot)
+            }
         }
         return t
     }
@@ -531,27 +754,21 @@ public final class TrackStore {
         removeEntries(of: t, from: record.rotationSlot)
     }
 
-    /// A slot is exclusive when its only entry is an animation of the whole value; otherwise it is
-    /// composed each frame (semantics §8.4). Its tracks are reconfigured to match.
-    private func reclassify(slot s: Int32) {
+    /// Whether slot `s` is exclusive: its only entry is an animation of the whole value, so its
+    /// kernel output (with the model as fallback) is the presentation value. Other animated slots
+    /// are composed each frame (semantics §8.4).
+    func isExclusive(slot s: Int32) -> Bool {
         let entries = slots[Int(s)].entries
-        let exclusive = entries.count == 1 && !entries[0].isRotation && tracks[Int(entries[0].track)].field == nil
-            && tracks[Int(entries[0].track)].leaf?.animation.valueFunction == nil
-        let composed = !entries.isEmpty && !exclusive
-        let position = slots[Int(s)].composedPosition
-        if composed && position < 0 {
-            slots[Int(s)].composedPosition = Int32(composedSlots.count)
-            composedSlots.append(s)
-        } else if !composed && position >= 0 {
-            let last = composedSlots.removeLast()
-            if last != s {
-                composedSlots[Int(position)] = last
-                slots[Int(last)].composedPosition = position
-            }
-            slots[Int(s)].composedPosition = -1
-        }
-        slots[Int(s)].composedValue = slots[Int(s)].model
-        for entry in entries where !entry.isRotation { configure(track: entry.track) }
+        guard entries.count == 1, !entries[0].isRotation else { return false }
+        let track = tracks[Int(entries[0].track)]
+        return track.field == nil && track.valueFunction == nil
+    }
+
+    /// After a slot's entries changed: its tracks are reconfigured to match its classification;
+    /// a slot left without animations shows its model value again at once (semantics §8.5).
+    private func reclassify(slot s: Int32) {
+        if slots[Int(s)].entries.isEmpty { table.show(slots[Int(s)].model, slot: s) }
+        for entry in slots[Int(s)].entries where !entry.isRotation { configure(track: entry.track) }
     }
 
     /// Writes the model-dependent columns of a track: §4.1 endpoints over the model, and for an
@@ -560,9 +777,8 @@ public final class TrackStore {
         let record = tracks[Int(t)]
         guard let leaf = record.leaf else { return }
         let animation = leaf.animation
-        let slot = slots[Int(record.slot)]
-        let exclusive = slot.entries.count == 1 && record.field == nil && animation.valueFunction == nil
-        let model = slot.model
+        let exclusive = isExclusive(slot: record.slot)
+        let model = slots[Int(record.slot)].model
         let base = record.field?.get(from: model) ?? model
         let batch = batches[Int(record.batch)]
         let i = Int(record.index)

@@ -15,12 +15,26 @@ import Darwin
 /// Online processors (the default thread count).
 private var processorCount: Int { max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))) }
 
-/// One engine: a track store and its frame evaluator.
+/// One engine: a track store and its frame evaluator, and the C strings of its property names.
 final class Engine {
     let store = TrackStore()
     let evaluator: FrameEvaluator
+    /// Property name → a NUL-terminated copy that lives as long as the engine.
+    private var names: [String: UnsafeMutablePointer<CChar>] = [:]
 
     init() { evaluator = FrameEvaluator(store: store) }
+
+    deinit {
+        for name in names.values { free(name) }
+    }
+
+    /// A C string of `property` that stays valid while the engine lives.
+    func name(_ property: String) -> UnsafePointer<CChar> {
+        if let name = names[property] { return UnsafePointer(name) }
+        let name = strdup(property)!
+        names[property] = name
+        return UnsafePointer(name)
+    }
 }
 
 /// A batch of timing curves (workload W1), with padded buffers for counts that are not a multiple
@@ -383,6 +397,17 @@ public func aeEngineRemove(_ pointer: OpaquePointer?, _ animation: UInt64) -> ae
     }
 }
 
+/// The C function `ae_engine_remove_layer` (documented in `animation_engine.h`).
+@_cdecl("ae_engine_remove_layer")
+public func aeEngineRemoveLayer(_ pointer: OpaquePointer?, _ layer: UInt64) -> ae_status {
+    call {
+        let engine = try engine(pointer)
+        guard engine.store.removeLayer(LayerID(layer)) else {
+            throw CError(status: AE_ERROR_UNKNOWN_ID, message: "no layer with id \(layer) (removed, or never given a value or animation)")
+        }
+    }
+}
+
 /// The C function `ae_engine_counts` (documented in `animation_engine.h`).
 @_cdecl("ae_engine_counts")
 public func aeEngineCounts(_ pointer: OpaquePointer?, _ animations: UnsafeMutablePointer<Int>?, _ tracks: UnsafeMutablePointer<Int>?) -> ae_status {
@@ -446,6 +471,66 @@ public func aeEngineReadEvents(_ pointer: OpaquePointer?, _ out: UnsafeMutablePo
         for (i, event) in events.prefix(capacity).enumerated() {
             out[i] = ae_event(animation: event.animation.rawValue, kind: event.kind == .started ? 0 : 1,
                               outcome: event.outcome.map { Int32($0.rawValue) } ?? -1)
+        }
+    }
+}
+
+/// The C function `ae_engine_read_property` (documented in `animation_engine.h`).
+@_cdecl("ae_engine_read_property")
+public func aeEngineReadProperty(_ pointer: OpaquePointer?, _ property: UnsafePointer<CChar>?,
+                                 _ outValues: UnsafeMutablePointer<UnsafePointer<Double>?>?,
+                                 _ outLayers: UnsafeMutablePointer<UnsafePointer<UInt64>?>?,
+                                 _ outCount: UnsafeMutablePointer<Int>?, _ outComponents: UnsafeMutablePointer<Int>?) -> ae_status {
+    call {
+        let engine = try engine(pointer)
+        let name = try string(property, "property")
+        guard let column = engine.store.presentation(of: name) else {
+            outValues?.pointee = nil
+            outLayers?.pointee = nil
+            outCount?.pointee = 0
+            outComponents?.pointee = 0
+            return
+        }
+        outValues?.pointee = column.values.baseAddress.map(UnsafePointer.init)
+        // A LayerID is a struct of one UInt64: the same bytes as the C array of ids.
+        outLayers?.pointee = column.layers.baseAddress.map { UnsafeRawPointer($0).assumingMemoryBound(to: UInt64.self) }
+        outCount?.pointee = column.count
+        outComponents?.pointee = column.componentCount
+    }
+}
+
+/// The C function `ae_engine_property_name` (documented in `animation_engine.h`).
+@_cdecl("ae_engine_property_name")
+public func aeEnginePropertyName(_ pointer: OpaquePointer?, _ index: UInt32, _ outName: UnsafeMutablePointer<UnsafePointer<CChar>?>?,
+                                 _ outCount: UnsafeMutablePointer<Int>?) -> ae_status {
+    call {
+        let engine = try engine(pointer)
+        let properties = engine.store.presentationProperties
+        outCount?.pointee = properties.count
+        guard Int(index) < properties.count else {
+            throw CError(status: AE_ERROR_OUT_OF_RANGE, message: "property index \(index) is not below \(properties.count)")
+        }
+        try required(outName, "out_name").pointee = engine.name(properties[Int(index)])
+    }
+}
+
+/// The C function `ae_engine_read_changes` (documented in `animation_engine.h`).
+@_cdecl("ae_engine_read_changes")
+public func aeEngineReadChanges(_ pointer: OpaquePointer?, _ out: UnsafeMutablePointer<ae_change>?, _ capacity: Int,
+                                _ outCount: UnsafeMutablePointer<Int>?) -> ae_status {
+    call {
+        let engine = try engine(pointer)
+        let changes = engine.evaluator.changedSlots
+        outCount?.pointee = changes.count
+        guard capacity >= 0 else { throw CError(status: AE_ERROR_OUT_OF_RANGE, message: "capacity is negative") }
+        guard capacity > 0 else { return }
+        let out = try required(out, "out")
+        var written = 0
+        for slot in changes where written < capacity {
+            // A slot removed since the frame has no place any more: it is skipped.
+            guard let place = engine.store.presentationPlace(of: slot), let layer = engine.store.key(of: slot)?.layer else { continue }
+            out[written] = ae_change(layer: layer.rawValue, property: UInt32(place.column), row: UInt32(place.row))
+            written += 1
         }
     }
 }

@@ -28,7 +28,9 @@ public final class SceneEvaluation {
     public let evaluator: FrameEvaluator
 
     /// Loads `scene` into a track store: every reported property's model value, then every
-    /// animation in add order.
+    /// animation in add order. A scene is a timeline to be sought back and forth, so its
+    /// evaluator keeps finished animations (``FrameEvaluator/Configuration/reapsFinishedAnimations``
+    /// is set to false): the values at a time do not depend on the times evaluated before.
     ///
     /// - Throws: `AnimationError` if the store rejects something the decoder accepted (a bug).
     public init(_ scene: Scene, configuration: FrameEvaluator.Configuration = .init()) throws {
@@ -43,6 +45,8 @@ public final class SceneEvaluation {
         for (i, layer) in layers.enumerated() {
             for animation in layer.animations { try store.add(animation, layer: LayerID(UInt64(i + 1))) }
         }
+        var configuration = configuration
+        configuration.reapsFinishedAnimations = false
         evaluator = FrameEvaluator(store: store, configuration: configuration)
     }
 

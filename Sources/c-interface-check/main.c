@@ -87,6 +87,11 @@ int main(void) {
     CHECK(finished == 6 && event_count == 6, "all six animations (the spring settles in under 2 s) finish by 5 s: %d of %zu events", finished, event_count);
     CHECK(ae_engine_evaluate(engine, 100, 1) == AE_OK && ae_engine_read_value(engine, 9, "position", v, 16, &count) == AE_OK &&
           near(v[0], 10, 0.05), "the spring settles at its target, held forwards: %g", v[0]);
+    CHECK(ae_engine_evaluate(engine, 100, 1) == AE_OK && ae_engine_read_events(engine, events, 16, &event_count) == AE_OK &&
+          event_count == 0, "a finish is reported once: %zu events", event_count);
+    CHECK(ae_engine_counts(engine, &animations, &tracks) == AE_OK && animations == 1 && tracks == 1,
+          "the five removed on completion were reaped when they finished; the held spring stays: %zu %zu", animations, tracks);
+    CHECK(ae_engine_remove(engine, opacity) == AE_ERROR_UNKNOWN_ID, "a reaped animation's id is stale");
 
     // Bad input: error codes and messages, never a crash.
     CHECK(ae_engine_evaluate(NULL, 0, 1) == AE_ERROR_INVALID_ENGINE, "null engine");
@@ -133,7 +138,7 @@ int main(void) {
           AE_ERROR_INVALID_ARGUMENT, "NaN key time");
     CHECK(ae_engine_add_spring(engine, 9, "position.x", AE_SCALAR, &from, &to, NULL, 1, 1, NAN, 10, 0, 0, &held, &spring) ==
           AE_ERROR_INVALID_ARGUMENT, "NaN stiffness");
-    CHECK(ae_engine_remove(engine, opacity) == AE_OK && ae_engine_remove(engine, opacity) == AE_ERROR_UNKNOWN_ID, "remove twice");
+    CHECK(ae_engine_remove(engine, spring) == AE_OK && ae_engine_remove(engine, spring) == AE_ERROR_UNKNOWN_ID, "remove twice");
 
     // Timing curves in bulk, against the scalar reference.
     enum { N = 1000 };

@@ -224,6 +224,10 @@ struct AgreementTests {
         let evaluator = FrameEvaluator(store: scene.store, configuration: .init(parallelThreshold: 0, chunksPerBatch: 4))
         let t = 0.7
         evaluator.evaluate(at: t)
+        // Again at the same time: the first frame reaped the animations it finished (semantics
+        // §1.4), which can move a slot from composed to exclusive (the same value, rounded once
+        // in Float instead of in Double). What follows compares against a settled store.
+        evaluator.evaluate(at: t)
         func snapshot() -> [LayerID: [String: [UInt64]]] {
             var result: [LayerID: [String: [UInt64]]] = [:]
             for layer in scene.layers {

@@ -95,17 +95,17 @@ struct SmokeTests {
         try store.setModelValue(1, layer: extra, property: "opacity")
         animations[extra] = curved
         handles[extra] = try store.add(curved, layer: extra)
-        try store.replace(handles[LayerID(21)]!, with: cumulativeWalk)
+        handles[LayerID(21)] = try store.replace(handles[LayerID(21)]!, with: cumulativeWalk)
         animations[LayerID(21)] = cumulativeWalk
         check("a curved cumulative keyframe track and a cumulative path added")
-        try store.replace(handles[LayerID(3)]!, with: curved)
+        handles[LayerID(3)] = try store.replace(handles[LayerID(3)]!, with: curved)
         animations[LayerID(3)] = curved
         #expect(store.remove(handles[extra]!))
         animations[extra] = nil
-        try store.replace(handles[LayerID(21)]!, with: walk)
+        handles[LayerID(21)] = try store.replace(handles[LayerID(21)]!, with: walk)
         animations[LayerID(21)] = walk
         check("the curved track replaced in place elsewhere, the cumulative path made plain")
-        try store.replace(handles[LayerID(3)]!, with: plain(3))
+        handles[LayerID(3)] = try store.replace(handles[LayerID(3)]!, with: plain(3))
         animations[LayerID(3)] = plain(3)
         check("plain only again")
     }
@@ -152,17 +152,17 @@ struct SmokeTests {
         try store.setModelValue(0.5, layer: extra, property: "opacity")
         animations[extra] = basic(3, cumulative: true)
         handles[extra] = try store.add(basic(3, cumulative: true), layer: extra)
-        try store.replace(handles[LayerID(100)]!, with: spring(100, cumulative: true))
+        handles[LayerID(100)] = try store.replace(handles[LayerID(100)]!, with: spring(100, cumulative: true))
         animations[LayerID(100)] = spring(100, cumulative: true)
         check("a cumulative basic track added, a spring made cumulative in place")
-        try store.replace(handles[LayerID(5)]!, with: basic(5, cumulative: true))
+        handles[LayerID(5)] = try store.replace(handles[LayerID(5)]!, with: basic(5, cumulative: true))
         animations[LayerID(5)] = basic(5, cumulative: true)
         #expect(store.remove(handles[extra]!))
         animations[extra] = nil
         check("another basic track made cumulative in place, the added one removed")
-        try store.replace(handles[LayerID(5)]!, with: basic(5))
+        handles[LayerID(5)] = try store.replace(handles[LayerID(5)]!, with: basic(5))
         animations[LayerID(5)] = basic(5)
-        try store.replace(handles[LayerID(100)]!, with: spring(100))
+        handles[LayerID(100)] = try store.replace(handles[LayerID(100)]!, with: spring(100))
         animations[LayerID(100)] = spring(100)
         check("none cumulative again")
     }

@@ -53,6 +53,11 @@ enum TrackState {
     /// Bits 3–4: events this frame (top-level tracks only).
     static let started: UInt8 = 8
     static let finished: UInt8 = 16
+    /// Bits 5–6, sticky: the track has reported its start, its finish. Each event is reported at
+    /// most once per animation (semantics §8.1), however a host seeks back and forth.
+    static let hasStarted: UInt8 = 32
+    static let hasFinished: UInt8 = 64
+    static let reportedMask: UInt8 = 96
 }
 
 /// A dense struct-of-arrays batch of tracks that share one kernel (design.md, "Struct of arrays,
@@ -325,23 +330,27 @@ struct StatePointers {
     let state: UnsafeMutablePointer<UInt8>
 
     /// Writes the state byte of a block: phase, contributes and, for top-level tracks, the event bits
-    /// (semantics §8.1: started when the active duration begins, finished when it ends), comparing
-    /// with the phase the byte held from the last frame.
+    /// (semantics §8.1: started when the active duration has begun, finished when it has ended),
+    /// each at most once: the sticky bits the byte carries from earlier frames say what was
+    /// reported already, so seeking back and forth never reports an end twice.
     @inline(__always)
     func store(_ timing: TimingBlock, block i: Int) {
         // Logic on Float lanes, bytes only for storage: on this toolchain comparisons and selects of
         // integer vectors compile lane by lane, of Float vectors to single instructions.
         let phase = timing.phase
-        let previous = SIMDMath.float(load16(state, i) & SIMD16<UInt8>(repeating: TrackState.phaseMask))
+        let reported = SIMDMath.float(load16(state, i) & SIMD16<UInt8>(repeating: TrackState.reportedMask))
         let topLevel = timing.bit(CompiledTiming.topLevel) .> 0
         let zero = SIMD16<Float>(repeating: 0)
-        // started: previous before (0) or never evaluated (3), now active or after.
-        let started = zero.replacing(with: Float(TrackState.started),
-                                     where: topLevel .& ((previous .< 0.5) .| (previous .> 2.5)) .& (phase .> 0.5))
-        // finished: previous not after (≠ 2), now after.
-        let finished = zero.replacing(with: Float(TrackState.finished),
-                                      where: topLevel .& ((previous .< 1.5) .| (previous .> 2.5)) .& (phase .> 1.5))
-        let byte = phase + timing.weight * Float(TrackState.contributes) + started + finished
+        // 0, 32, 64 or 96: started was reported when the value is 32 or 96, finished from 64 on.
+        let hadStarted = (reported .== Float(TrackState.hasStarted)) .| (reported .> Float(TrackState.hasFinished))
+        let hadFinished = reported .> Float(TrackState.hasStarted)
+        // started: now active or after, not reported before.
+        let started = zero.replacing(with: Float(TrackState.started | TrackState.hasStarted),
+                                     where: topLevel .& .!hadStarted .& (phase .> 0.5))
+        // finished: now after, not reported before.
+        let finished = zero.replacing(with: Float(TrackState.finished | TrackState.hasFinished),
+                                      where: topLevel .& .!hadFinished .& (phase .> 1.5))
+        let byte = phase + timing.weight * Float(TrackState.contributes) + reported + started + finished
         animation_store_bytes(state + i, SIMDMath.roundToInt(byte))
     }
 }

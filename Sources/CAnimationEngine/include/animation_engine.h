@@ -105,6 +105,13 @@ typedef struct ae_event {
     int32_t outcome;    /* ae_event_outcome; AE_OUTCOME_NONE for a start */
 } ae_event;
 
+/* One slot whose presentation value changed in the last frame (ae_engine_read_changes). */
+typedef struct ae_change {
+    uint64_t layer;    /* the layer id */
+    uint32_t property; /* index of the property's column (ae_engine_property_name) */
+    uint32_t row;      /* the layer's row in that column (ae_engine_read_property) */
+} ae_change;
+
 typedef struct ae_engine ae_engine;
 
 /* The calling thread's last error message ("" after success); valid until its next call. */
@@ -147,6 +154,10 @@ ae_status ae_engine_add_spring(ae_engine *engine, uint64_t layer, const char *ke
 /* Removes an animation (its stop event, outcome removed, comes with the next frame). */
 ae_status ae_engine_remove(ae_engine *engine, uint64_t animation);
 
+/* Removes a layer: its animations stop (outcome cancelled, with the next frame's events) and its
+ * values are freed. AE_ERROR_UNKNOWN_ID when the engine knows no such layer. */
+ae_status ae_engine_remove_layer(ae_engine *engine, uint64_t layer);
+
 /* The number of animations, and of tracks (animated values) they compiled to. */
 ae_status ae_engine_counts(ae_engine *engine, size_t *out_animations, size_t *out_tracks);
 
@@ -161,8 +172,29 @@ ae_status ae_engine_evaluate(ae_engine *engine, double time, int threads);
 ae_status ae_engine_read_value(ae_engine *engine, uint64_t layer, const char *property, double *out,
                                size_t capacity, size_t *out_count);
 
-/* The events of the last frame: their number to *out_count, and min(capacity, count) of them to out. */
+/* The events of the last frame: their number to *out_count, and min(capacity, count) of them to out.
+ * Every animation reports its start at most once and its stop exactly once; an animation removed
+ * on completion is removed from the engine by the frame that finishes it (its id goes stale). */
 ae_status ae_engine_read_events(ae_engine *engine, ae_event *out, size_t capacity, size_t *out_count);
+
+/* Every layer's presentation value of `property` after the last frame, without copying:
+ * *out_values points at count × components doubles, row after row (components in the order of
+ * ae_engine_read_value), *out_layers at the count layer ids of the rows. Rows are in no
+ * particular order. Both pointers stay valid until the engine next changes (an animation or model
+ * value added or removed) or evaluates; *out_count is 0 (and the pointers null) when no layer has
+ * the property. Any out pointer may be null. */
+ae_status ae_engine_read_property(ae_engine *engine, const char *property, const double **out_values,
+                                  const uint64_t **out_layers, size_t *out_count, size_t *out_components);
+
+/* The name of property column `index` (0 ≤ index < the count given to *out_count when `index`
+ * is out of range: then AE_ERROR_OUT_OF_RANGE). The name stays valid while the engine lives. */
+ae_status ae_engine_property_name(ae_engine *engine, uint32_t index, const char **out_name, size_t *out_count);
+
+/* The slots whose presentation value changed in the last frame (a model value set since the frame
+ * before, a layer's new property, or a frame's value that differs from the one shown before), so
+ * that a renderer redraws only those: their number to *out_count, min(capacity, count) of them
+ * to out. */
+ae_status ae_engine_read_changes(ae_engine *engine, ae_change *out, size_t capacity, size_t *out_count);
 
 /* Timing curves in bulk (workload W1): a batch of `count` cubic-Bézier timing functions
  * (control_points holds x1, y1, x2, y2 per function, x in [0, 1]), evaluated at one input each.

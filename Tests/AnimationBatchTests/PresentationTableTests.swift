@@ -1,0 +1,132 @@
+import AnimationBatch
+import AnimationCore
+import AnimationWorkloads
+import Testing
+
+/// The presentation table: one place per slot's value, bulk reads, the changed set (semantics
+/// §1.1; design.md, "one presentation table").
+@Suite("Presentation table (bulk reads, changed set)")
+struct PresentationTableTests {
+    @Test("a whole property's column holds every layer's value, the same as value(of:)")
+    func columnsMatchValues() throws {
+        let scene = try Scene(seed: 0xB01C, layers: TestScale.count(debug: 60, release: 2_000))
+        let evaluator = FrameEvaluator(store: scene.store)
+        for t in [0.3, 1.7, 4.2] {
+            evaluator.evaluate(at: t)
+            var rows = 0
+            for property in scene.store.presentationProperties {
+                let column = try #require(scene.store.presentation(of: property))
+                #expect(column.values.count == column.count * column.componentCount && column.layers.count == column.count)
+                for row in 0..<column.count {
+                    let slot = try #require(column.slot(atRow: row))
+                    let value = try #require(column.value(atRow: row))
+                    #expect(evaluator.value(of: slot) == value)
+                    #expect(scene.store.key(of: slot)?.layer == column.layer(atRow: row))
+                    #expect(scene.store.key(of: slot)?.property == property)
+                    let place = try #require(scene.store.presentationPlace(of: slot))
+                    #expect(scene.store.presentationProperties[place.column] == property && place.row == row)
+                    let raw = Array(column.values[row * column.componentCount ..< (row + 1) * column.componentCount])
+                    #expect(raw.map(\.bitPattern) == value.components.map(\.bitPattern))
+                    rows += 1
+                }
+                #expect(column.value(atRow: column.count) == nil && column.layer(atRow: -1) == nil && column.slot(atRow: column.count) == nil)
+            }
+            #expect(rows == scene.store.slotCount)
+        }
+        #expect(scene.store.presentation(of: "nothing") == nil)
+    }
+
+    @Test("a model value set between frames shows at once, in value(of:) and in the column")
+    func modelShowsAtOnce() throws {
+        let store = TrackStore(), layer = LayerID(1)
+        let slot = try store.setModelValue(.point(Point(x: 1, y: 2)), layer: layer, property: "position")
+        #expect(store.presentationValue(of: slot) == .point(Point(x: 1, y: 2)), "before any frame")
+        try store.add(BasicAnimation(keyPath: "position", from: Point.zero, to: Point(x: 10, y: 0), duration: 1), layer: layer)
+        let evaluator = FrameEvaluator(store: store)
+        evaluator.evaluate(at: 0.1)
+        try store.setModelValue(.point(Point(x: -5, y: 5)), layer: layer, property: "position")
+        #expect(evaluator.value(of: slot) == .point(Point(x: -5, y: 5)))
+        #expect(Array(store.presentation(of: "position")!.values) == [-5, 5])
+    }
+
+    @Test("the changed set lists exactly the slots whose shown value changed, each once")
+    func changedSet() throws {
+        let store = TrackStore()
+        let moving = try store.setModelValue(.point(.zero), layer: LayerID(1), property: "position")
+        let still = try store.setModelValue(0.5, layer: LayerID(2), property: "opacity")
+        let later = try store.setModelValue(0, layer: LayerID(3), property: "opacity")
+        let move = BasicAnimation(keyPath: "position", from: Point.zero, to: Point(x: 100, y: 0), duration: 1)
+        try store.add(move, layer: LayerID(1))
+        var delayed = BasicAnimation(keyPath: "opacity", from: 0, to: 1)
+        delayed.beginTime = 2
+        delayed.duration = 2
+        try store.add(delayed, layer: LayerID(3))
+        let evaluator = FrameEvaluator(store: store)
+        func changes(at t: Double) -> Set<SlotHandle> {
+            evaluator.evaluate(at: t)
+            #expect(Set(evaluator.changedSlots).count == evaluator.changedSlots.count, "each once")
+            return Set(evaluator.changedSlots)
+        }
+        #expect(changes(at: 0.5) == [moving, still, later], "the first frame: every new slot")
+        #expect(changes(at: 0.6) == [moving])
+        #expect(changes(at: 0.6).isEmpty, "the same time again: nothing changed")
+        try store.setModelValue(0.7, layer: LayerID(2), property: "opacity")
+        try store.setModelValue(0.7, layer: LayerID(2), property: "opacity")
+        #expect(changes(at: 0.7) == [moving, still], "a model set counts once")
+        #expect(changes(at: 1.5) == [moving], "the move ended: back to the model")
+        #expect(changes(at: 1.8).isEmpty)
+        #expect(changes(at: 2.5) == [later])
+    }
+
+    @Test("a composed slot (fields and additive over a model) lands in its row")
+    func composedSlotsLandInTheTable() throws {
+        let store = TrackStore(), layer = LayerID(1)
+        try store.setModelValue(.rect(Rect(x: 1, y: 2, width: 30, height: 40)), layer: layer, property: "bounds")
+        try store.setModelValue(.transform(.identity), layer: layer, property: "transform")
+        let width = BasicAnimation(keyPath: "bounds.size.width", from: 10, to: 20, duration: 1)
+        var grow = BasicAnimation(keyPath: "bounds", by: Rect(x: 0, y: 0, width: 4, height: 8), duration: 1)
+        grow.isAdditive = true
+        let spin = BasicAnimation(keyPath: "transform.rotation.z", from: 0, to: 1, duration: 1)
+        for animation in [width, grow, spin] as [any Animation] { try store.add(animation, layer: layer) }
+        let evaluator = FrameEvaluator(store: store)
+        evaluator.evaluate(at: 0.5)
+        let model: [String: AnimationValue] = ["bounds": .rect(Rect(x: 1, y: 2, width: 30, height: 40)), "transform": .transform(.identity)]
+        let expected = ReferenceEvaluator.presentationValues(model: model, animations: [width, grow, spin], at: 0.5)
+        for property in ["bounds", "transform"] {
+            let column = try #require(store.presentation(of: property))
+            let shown = try #require(column.value(atRow: 0))
+            #expect(PrecisionTable.maxDifference(shown, expected[property]!) < 1e-5, "\(property): \(shown) vs \(expected[property]!)")
+        }
+    }
+
+    @Test("both schedulers give the same values, changes and events, bit for bit")
+    func schedulersAgree() throws {
+        // Fresh stores per run; slot numbers follow dictionary order, which differs between
+        // stores, so values and changes are compared by (layer, property).
+        var runs: [[[UInt64]]] = [], changeRuns: [[[String]]] = [], eventRuns: [[[AnimationEvent]]] = []
+        for scheduler in [FrameEvaluator.Configuration.Scheduler.workerPool, .dispatch] {
+            for threads in [1, 0] {
+                let scene = try Scene(seed: 77, layers: TestScale.count(debug: 50, release: 2_000))
+                let evaluator = FrameEvaluator(store: scene.store, configuration: .init(parallelThreshold: 0, chunksPerBatch: 4,
+                                                                                       maximumThreads: threads, scheduler: scheduler))
+                var frames: [[UInt64]] = [], changes: [[String]] = [], events: [[AnimationEvent]] = []
+                for t in [0.1, 0.9, 2.3, 6.0] {
+                    evaluator.evaluate(at: t)
+                    frames.append(scene.store.presentationProperties.sorted().flatMap { property in
+                        let column = scene.store.presentation(of: property)!
+                        return (0..<column.count).sorted { column.layer(atRow: $0)! < column.layer(atRow: $1)! }
+                            .flatMap { column.value(atRow: $0)!.components.map(\.bitPattern) }
+                    })
+                    changes.append(evaluator.changedSlots.map { "\(scene.store.key(of: $0)!)" }.sorted())
+                    events.append(Array(evaluator.events))
+                }
+                runs.append(frames)
+                changeRuns.append(changes)
+                eventRuns.append(events)
+            }
+        }
+        #expect(runs.allSatisfy { $0 == runs[0] })
+        #expect(changeRuns.allSatisfy { $0 == changeRuns[0] })
+        #expect(eventRuns.allSatisfy { $0 == eventRuns[0] })
+    }
+}

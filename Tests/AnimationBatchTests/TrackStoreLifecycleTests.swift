@@ -1,0 +1,247 @@
+import AnimationBatch
+import AnimationCore
+import AnimationWorkloads
+import Testing
+
+/// The store's lifecycle (semantics §1.2, §1.4, §8.1, §8.2): keys, replacement, removal of
+/// animations, slots and layers, and events that end every animation exactly once.
+@Suite("Track store lifecycle (keys, outcomes, reaping, removal)")
+struct TrackStoreLifecycleTests {
+    func fade(_ duration: Double = 1, removedOnCompletion: Bool = true, fill: FillMode = .removed) -> BasicAnimation {
+        var a = BasicAnimation(keyPath: "opacity", from: 0, to: 1)
+        a.duration = duration
+        a.isRemovedOnCompletion = removedOnCompletion
+        a.fillMode = fill
+        return a
+    }
+
+    func events(_ evaluator: FrameEvaluator, at t: Double) -> [AnimationEvent] {
+        evaluator.evaluate(at: t)
+        return Array(evaluator.events)
+    }
+
+    @Test("§1.2 adding under a key that is taken replaces: the old one stops with outcome replaced")
+    func addUnderTakenKeyReplaces() throws {
+        let store = TrackStore(), layer = LayerID(1)
+        let first = try store.add(fade(), layer: layer, forKey: "fade")
+        let evaluator = FrameEvaluator(store: store)
+        #expect(events(evaluator, at: 0.5) == [AnimationEvent(animation: first, kind: .started)])
+        let second = try store.add(fade(2), layer: layer, forKey: "fade")
+        #expect(store.animation(first) == nil, "the replaced handle is stale")
+        #expect(store.animation(forKey: "fade", layer: layer) == second)
+        #expect(store.animationKeys(layer: layer) == ["fade"])
+        #expect(store.trackCount == 1)
+        let frame = events(evaluator, at: 0.6)
+        #expect(frame == [AnimationEvent(animation: first, kind: .stopped, outcome: .replaced),
+                          AnimationEvent(animation: second, kind: .started)])
+    }
+
+    @Test("§8.2 keys are listed in add order; anonymous animations are never replaced")
+    func keysInAddOrder() throws {
+        let store = TrackStore(), layer = LayerID(3)
+        try store.add(fade(), layer: layer, forKey: "b")
+        try store.add(fade(), layer: layer)
+        try store.add(fade(), layer: layer, forKey: "a")
+        try store.add(fade(), layer: layer)
+        #expect(store.animationKeys(layer: layer) == ["b", "a"])
+        #expect(store.animations(of: layer).count == 4)
+        #expect(store.removeAnimation(forKey: "b", layer: layer))
+        #expect(!store.removeAnimation(forKey: "b", layer: layer))
+        #expect(store.animationKeys(layer: layer) == ["a"])
+        #expect(store.animationKeys(layer: LayerID(99)).isEmpty)
+    }
+
+    @Test("an invalid animation under a taken key leaves the old one in place")
+    func invalidReplacementKeepsTheOld() throws {
+        let store = TrackStore(), layer = LayerID(1)
+        let old = try store.add(fade(), layer: layer, forKey: "k")
+        var bad = fade()
+        bad.repeatCount = -1
+        #expect(throws: AnimationError.self) { try store.add(bad, layer: layer, forKey: "k") }
+        #expect(store.animation(forKey: "k", layer: layer) == old)
+    }
+
+    @Test("replace: the old animation stops (replaced) and its handle goes stale; the new one starts once")
+    func replaceReportsBothEnds() throws {
+        let store = TrackStore(), layer = LayerID(1)
+        let old = try store.add(fade(4), layer: layer, forKey: "k")
+        let evaluator = FrameEvaluator(store: store)
+        _ = events(evaluator, at: 1)
+        let new = try store.replace(old, with: fade(4))
+        #expect(new != old && store.animation(old) == nil && store.key(of: new) == "k")
+        #expect(events(evaluator, at: 1.1) == [AnimationEvent(animation: old, kind: .stopped, outcome: .replaced),
+                                              AnimationEvent(animation: new, kind: .started)])
+        #expect(events(evaluator, at: 1.2).isEmpty)
+        #expect(throws: AnimationError.self) { try store.replace(old, with: fade()) }
+    }
+
+    @Test("§1.4 an animation removed on completion is reaped in the frame that finishes it")
+    func removedOnCompletionIsReaped() throws {
+        let store = TrackStore(), layer = LayerID(1)
+        try store.setModelValue(0.25, layer: layer, property: "opacity")
+        let a = try store.add(fade(1), layer: layer, forKey: "fade")
+        let evaluator = FrameEvaluator(store: store)
+        _ = events(evaluator, at: 0.5)
+        #expect(store.trackCount == 1)
+        #expect(events(evaluator, at: 1.5) == [AnimationEvent(animation: a, kind: .stopped, outcome: .finished)])
+        #expect(store.trackCount == 0 && store.animationCount == 0, "tracks freed in the finishing frame")
+        #expect(store.animation(a) == nil && store.animationKeys(layer: layer).isEmpty)
+        #expect(evaluator.value(layer: layer, property: "opacity") == 0.25, "the model shows (§8.5)")
+        #expect(!store.remove(a), "no second stop")
+        #expect(events(evaluator, at: 0.5).isEmpty && events(evaluator, at: 2).isEmpty)
+        #expect(evaluator.value(layer: layer, property: "opacity") == 0.25)
+    }
+
+    @Test("§8.1 seeking back and forth reports a start and a finish once each")
+    func seekingReportsEachEndOnce() throws {
+        let store = TrackStore(), layer = LayerID(1)
+        let a = try store.add(fade(1, removedOnCompletion: false, fill: .both), layer: layer)
+        let evaluator = FrameEvaluator(store: store)
+        var all: [AnimationEvent] = []
+        for t in [-1.0, 0.5, 2, 0.2, -3, 0.7, 5, 1.5, -1] { all += events(evaluator, at: t) }
+        #expect(all == [AnimationEvent(animation: a, kind: .started), AnimationEvent(animation: a, kind: .stopped, outcome: .finished)])
+        #expect(store.animation(a) != nil, "not removed on completion: it stays")
+        evaluator.evaluate(at: 0.5)
+        #expect(abs(evaluator.value(layer: layer, property: "opacity")!.scalarValue! - 0.5) < 1e-6, "values follow the time")
+        #expect(store.hasFinished(a) == true)
+        #expect(store.remove(a))
+        #expect(events(evaluator, at: 0.5).isEmpty, "§8.1: its stop was the finish; removing it reports no second one")
+    }
+
+    @Test("§8.1 an animation removed before its end stops once, with outcome removed")
+    func removedEarlyStopsOnce() throws {
+        let store = TrackStore(), layer = LayerID(1)
+        let a = try store.add(fade(3, removedOnCompletion: false, fill: .forwards), layer: layer)
+        let evaluator = FrameEvaluator(store: store)
+        _ = events(evaluator, at: 1)
+        #expect(store.hasFinished(a) == false)
+        #expect(store.remove(a))
+        #expect(events(evaluator, at: 5) == [AnimationEvent(animation: a, kind: .stopped, outcome: .removed)])
+    }
+
+    @Test("groups report their start and finish once, however the time moves")
+    func groupsReportOnce() throws {
+        let store = TrackStore(), layer = LayerID(1)
+        var group = AnimationGroup(animations: [fade(1)], duration: 1)
+        group.isRemovedOnCompletion = false
+        group.fillMode = .forwards
+        let g = try store.add(group, layer: layer)
+        let evaluator = FrameEvaluator(store: store)
+        var all: [AnimationEvent] = []
+        for t in [0.5, 2, 0.5, 3, -1, 0.1] { all += events(evaluator, at: t) }
+        #expect(all == [AnimationEvent(animation: g, kind: .started), AnimationEvent(animation: g, kind: .stopped, outcome: .finished)])
+    }
+
+    @Test("a group removed on completion is reaped with its nodes")
+    func groupsAreReaped() throws {
+        let store = TrackStore(), layer = LayerID(1)
+        let group = AnimationGroup(animations: [fade(1), BasicAnimation(keyPath: "position", from: Point.zero,
+                                                                         to: Point(x: 10, y: 0), duration: 1)], duration: 1)
+        let g = try store.add(group, layer: layer)
+        let evaluator = FrameEvaluator(store: store)
+        _ = events(evaluator, at: 0.5)
+        #expect(store.trackCount == 2)
+        #expect(events(evaluator, at: 1.2) == [AnimationEvent(animation: g, kind: .stopped, outcome: .finished)])
+        #expect(store.trackCount == 0 && store.animationCount == 0)
+        #expect(events(evaluator, at: 0.5).isEmpty)
+    }
+
+    @Test("with reaping off, finished animations stay and a timeline can be sought back")
+    func reapingOff() throws {
+        let store = TrackStore(), layer = LayerID(1)
+        try store.add(fade(1), layer: layer)
+        let evaluator = FrameEvaluator(store: store, configuration: .init(reapsFinishedAnimations: false))
+        evaluator.evaluate(at: 2)
+        #expect(store.animationCount == 1)
+        #expect(evaluator.value(layer: layer, property: "opacity") == 1, "§1.4: nothing shows after the end")
+        evaluator.evaluate(at: 0.25)
+        #expect(abs(evaluator.value(layer: layer, property: "opacity")!.scalarValue! - 0.25) < 1e-6)
+        #expect(evaluator.events.isEmpty, "its start and finish were reported already")
+    }
+
+    @Test("removeLayer cancels every animation on the layer, frees its slots, and its handles go stale")
+    func removeLayerCancels() throws {
+        let store = TrackStore(), layer = LayerID(7), other = LayerID(8)
+        try store.setModelValue(.point(Point(x: 1, y: 2)), layer: layer, property: "position")
+        let slot = try store.setModelValue(0.5, layer: layer, property: "opacity")
+        let a = try store.add(fade(3), layer: layer, forKey: "f")
+        let b = try store.add(BasicAnimation(keyPath: "position.x", from: 0, to: 5, duration: 3), layer: layer)
+        let c = try store.add(fade(3), layer: other)
+        let evaluator = FrameEvaluator(store: store)
+        _ = events(evaluator, at: 0.5)
+        #expect(store.removeLayer(layer))
+        #expect(!store.removeLayer(layer))
+        #expect(store.animation(a) == nil && store.animation(b) == nil && store.animation(c) != nil)
+        #expect(store.modelValue(of: slot) == nil && evaluator.value(of: slot) == nil)
+        #expect(store.slots(of: layer).isEmpty && store.slotCount == 1 && store.layerCount == 1)
+        #expect(store.presentation(of: "position")?.count == 0)
+        #expect(events(evaluator, at: 0.6) == [AnimationEvent(animation: a, kind: .stopped, outcome: .cancelled),
+                                              AnimationEvent(animation: b, kind: .stopped, outcome: .cancelled)])
+        // The freed slot's index is reused with a new generation: the old handle stays stale.
+        let reused = try store.setModelValue(0.75, layer: LayerID(9), property: "opacity")
+        #expect(reused != slot && evaluator.value(of: slot) == nil && evaluator.value(of: reused) == 0.75)
+    }
+
+    @Test("removeSlot cancels the animations with a track on it; a path's rotation link is dropped")
+    func removeSlotCancels() throws {
+        let store = TrackStore(), layer = LayerID(1)
+        var path = Path()
+        path.move(to: .zero)
+        path.addLine(to: Point(x: 0, y: 100))
+        let orbit = KeyframeAnimation(keyPath: "position", path: path, calculationMode: .paced, rotationMode: .auto, duration: 2)
+        let transform = try store.setModelValue(.transform(.identity), layer: layer, property: "transform")
+        let moving = try store.add(orbit, layer: layer)
+        let scaling = try store.add(BasicAnimation(keyPath: "transform.scale", from: 1, to: 2, duration: 5), layer: layer)
+        let evaluator = FrameEvaluator(store: store)
+        _ = events(evaluator, at: 0.5)
+        #expect(store.removeSlot(transform))
+        #expect(!store.removeSlot(transform))
+        #expect(store.animation(scaling) == nil && store.animation(moving) != nil)
+        #expect(events(evaluator, at: 0.6) == [AnimationEvent(animation: scaling, kind: .stopped, outcome: .cancelled)])
+        #expect(store.slot(layer: layer, property: "transform") == nil)
+        let y = evaluator.value(layer: layer, property: "position")!.components[1]
+        #expect(abs(y - 30) < 1e-3, "the path animation goes on: \(y)")
+    }
+
+    @Test("§5.7 a rotation mode turns a transform slot created after the animation, as the reference does")
+    func rotationFollowsLateTransformSlot() throws {
+        var path = Path()
+        path.move(to: .zero)
+        path.addLine(to: Point(x: 0, y: 100))   // straight down: the tangent angle is π/2
+        let orbit = KeyframeAnimation(keyPath: "position", path: path, calculationMode: .paced, rotationMode: .auto, duration: 2)
+        for transformFirst in [true, false] {
+            let store = TrackStore(), layer = LayerID(1)
+            if transformFirst { try store.setModelValue(.transform(.identity), layer: layer, property: "transform") }
+            try store.add(orbit, layer: layer)
+            if !transformFirst { try store.setModelValue(.transform(.identity), layer: layer, property: "transform") }
+            let evaluator = FrameEvaluator(store: store)
+            evaluator.evaluate(at: 0.5)
+            let expected = ReferenceEvaluator.presentationValues(model: ["position": .point(.zero), "transform": .transform(.identity)],
+                                                                 animations: [orbit], at: 0.5)["transform"]!
+            let shown = evaluator.value(layer: layer, property: "transform")!
+            #expect(PrecisionTable.maxDifference(shown, expected) < 1e-5, "transform first: \(transformFirst)")
+            #expect(shown != .transform(.identity))
+        }
+    }
+
+    @Test("stale handles are refused everywhere")
+    func staleHandlesAreRefused() throws {
+        let store = TrackStore()
+        let a = try store.add(fade(), layer: LayerID(1))
+        #expect(store.remove(a))
+        #expect(!store.remove(a) && store.animation(a) == nil && store.key(of: a) == nil && store.layer(of: a) == nil)
+        #expect(throws: AnimationError.self) { try store.replace(a, with: fade()) }
+        let forged = AnimationHandle(rawValue: 0xFFFF_FFFF_0000_0000)
+        #expect(!store.remove(forged))
+        #expect(store.presentationValue(of: SlotHandle(rawValue: 0x7FFF_FFFF)) == nil)
+        #expect(!store.removeSlot(SlotHandle(rawValue: 12345)))
+    }
+
+    @Test("a new slot takes the catalog's kind: a wrong kind is refused, naming the value")
+    func catalogKinds() throws {
+        let store = TrackStore()
+        #expect(throws: AnimationError.self) { try store.setModelValue(.point(.zero), layer: LayerID(1), property: "opacity") }
+        try store.setModelValue(1, layer: LayerID(1), property: "progress")
+        #expect(throws: AnimationError.self) { try store.setModelValue(.point(.zero), layer: LayerID(2), property: "progress") }
+    }
+}
