@@ -20,7 +20,8 @@ import Synchronization
 ///
 /// A steady-state frame — no tracks added or removed since the last, none reaped — allocates
 /// nothing with the worker pool: plans, event and change storage and scratch are sized when the
-/// store changes. Once those capacities are reached, frames after changes allocate nothing either.
+/// store changes. (A frame that reaps may allocate while the store reconfigures the tracks left
+/// on a composed slot.)
 public final class FrameEvaluator: ParallelJob {
     /// How a frame is cut and run.
     public struct Configuration: Sendable {

@@ -11,12 +11,19 @@ import AnimationCore
 ///
 /// Each slot keeps its tracks in the order the animations were added (then child order), which is
 /// the composition order of semantics §8.4. A slot whose only animation sets the whole value is
-/// *exclusive*: its kernel writes the presentation value directly. Other slots are *composed* each
-/// frame: model value, then each animation replacing, adding or setting a field.
+/// *exclusive*: its kernel composes the value with the model, and the frame copies it. Other slots
+/// are *composed* each frame: model value, then each animation replacing, adding or setting a
+/// field (``Composition``). Either way the value lands in the presentation table, a column per
+/// property (``presentation(of:)``).
 ///
-/// Adding, replacing and removing are O(1) amortised per track (plus the slot's own list), never
-/// re-pack the store and never run during a frame. The store is not thread-safe: one owner mutates
-/// it between frames; ``FrameEvaluator`` reads it during a frame.
+/// The store knows each layer's slots, animations and keys (semantics §1.2, §8.2), so a front end
+/// needs no registry of its own; removing a layer or a slot cancels its animations and frees its
+/// storage.
+///
+/// Adding, replacing and removing are O(1) amortised per track (plus the slot's and the layer's
+/// own lists), never re-pack the store and never run during a frame. The store is not thread-safe:
+/// one owner mutates it between frames; ``FrameEvaluator`` reads it during a frame and, after the
+/// frame, reaps the animations it finished (§1.4).
 public final class TrackStore {
     // MARK: Records
 

@@ -203,3 +203,74 @@ public enum Measure {
                                 maximumErrorOfTolerance: worstOfTolerance)
     }
 }
+
+/// What reading a frame's presentation values costs a host (design.md, "End-to-end frame").
+public struct ReadFigures: Sendable, Codable {
+    /// Slots read.
+    public var values: Int
+    /// Every property's column read in bulk (each component touched once), per value; median of
+    /// the repeats.
+    public var bulkNanosecondsPerValue: Double
+    /// ``FrameEvaluator/value(of:)`` on every slot, per call; median of the repeats.
+    public var valueOfNanosecondsPerCall: Double
+    /// Frames with every value then read in bulk (the work a host does), on `threads` threads.
+    public var endToEnd: FrameStatistics
+    /// Frames alone, the same run, alternating with the end-to-end ones.
+    public var frameAlone: FrameStatistics
+    public var threads: Int
+    /// Slots listed as changed per frame, on average.
+    public var changedPerFrame: Double
+}
+
+extension Measure {
+    /// Reads of `evaluator`'s store after its frames: bulk (every column), one value at a time
+    /// (``FrameEvaluator/value(of:)``), and frames with and without the bulk read, alternating so
+    /// that both see the same machine.
+    public static func reads(_ evaluator: FrameEvaluator, frames count: Int, threads: Int) -> ReadFigures {
+        let store = evaluator.store
+        evaluator.configuration.maximumThreads = threads
+        evaluator.configuration.parallelThreshold = threads > 1 ? 0 : Int.max
+        evaluator.evaluate(at: 0.5)
+        let slots = store.allSlots
+        let properties = store.presentationProperties
+        var sink = 0.0
+        func bulk() {
+            for property in properties {
+                guard let column = store.presentation(of: property) else { continue }
+                var sum = 0.0
+                for v in column.values { sum += v }
+                sink += sum
+            }
+        }
+        var bulkSamples: [Double] = [], valueSamples: [Double] = []
+        for _ in 0..<15 {
+            var start = nanoseconds()
+            bulk()
+            bulkSamples.append(Double(nanoseconds() - start) / Double(max(1, slots.count)))
+            start = nanoseconds()
+            for slot in slots {
+                if case .scalar(let x)? = evaluator.value(of: slot) { sink += x }
+            }
+            valueSamples.append(Double(nanoseconds() - start) / Double(max(1, slots.count)))
+        }
+        var endToEnd: [Double] = [], alone: [Double] = []
+        var changed = 0
+        for (k, t) in W2Workload.frameTimes(count).enumerated() {
+            var start = nanoseconds()
+            evaluator.evaluate(at: t)
+            if k % 2 == 0 {
+                bulk()
+                endToEnd.append(Double(nanoseconds() - start) / 1e9)
+            } else {
+                alone.append(Double(nanoseconds() - start) / 1e9)
+            }
+            changed += evaluator.changedSlots.count
+            start = 0
+        }
+        if sink == .infinity { print("") }   // keeps the reads
+        return ReadFigures(values: slots.count, bulkNanosecondsPerValue: FrameStatistics(bulkSamples).p50Seconds,
+                           valueOfNanosecondsPerCall: FrameStatistics(valueSamples).p50Seconds,
+                           endToEnd: FrameStatistics(endToEnd), frameAlone: FrameStatistics(alone), threads: threads,
+                           changedPerFrame: Double(changed) / Double(max(1, count)))
+    }
+}

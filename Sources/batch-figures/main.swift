@@ -38,6 +38,7 @@ struct Report: Codable {
     var referenceFrameSecondsEstimate: Double
     var speedupOverReference2Threads: Double
     var scalingOneToTwoThreads: Double
+    var reads: [ReadFigures]
 }
 
 log("build: \(BuildInfo.summary); processors: \(ProcessInfo.processInfo.activeProcessorCount)")
@@ -74,10 +75,18 @@ let scaling = w2[0].frames.p50Seconds / w2[1].frames.p50Seconds
 log(String(format: "reference: %.0f ns/property on %d sampled properties → %.1f ms per frame at %d; batch on 2 threads %.1f× faster; 1→2 threads %.2f×; max error %.3f of the precision table (relative %.2e)",
            reference.nanosecondsPerProperty, reference.sampleProperties, referenceFrame * 1e3, properties, speedup, scaling,
            reference.maximumErrorOfTolerance, reference.maximumRelativeError))
+var reads: [ReadFigures] = []
+for threads in [1, 2] {
+    let r = Measure.reads(evaluator, frames: frames, threads: threads)
+    reads.append(r)
+    log(String(format: "reads, %d thread(s), %d values: bulk %.2f ns/value, value(of:) %.1f ns/call; frame + bulk read p50 %.3f ms against the frame alone %.3f ms (%.2f×); %.0f changed slots/frame",
+               threads, r.values, r.bulkNanosecondsPerValue, r.valueOfNanosecondsPerCall, r.endToEnd.p50Seconds * 1e3,
+               r.frameAlone.p50Seconds * 1e3, r.endToEnd.p50Seconds / r.frameAlone.p50Seconds, r.changedPerFrame))
+}
 if json {
     let report = Report(build: BuildInfo.summary, processors: ProcessInfo.processInfo.activeProcessorCount, w1: w1, w2: w2,
                         reference: reference, referenceFrameSecondsEstimate: referenceFrame,
-                        speedupOverReference2Threads: speedup, scalingOneToTwoThreads: scaling)
+                        speedupOverReference2Threads: speedup, scalingOneToTwoThreads: scaling, reads: reads)
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
     print(String(data: try encoder.encode(report), encoding: .utf8)!)

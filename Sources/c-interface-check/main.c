@@ -72,6 +72,27 @@ int main(void) {
           near(v[2], 0.5, 1e-5) && near(v[3], 1, 1e-6), "color %g %g %g %g", v[0], v[1], v[2], v[3]);
     CHECK(ae_engine_read_value(engine, 8, "opacity", v, 16, &count) == AE_OK && near(v[0], 1, 1e-5), "keyframe %g", v[0]);
     CHECK(ae_engine_read_value(engine, 8, "position", v, 16, &count) == AE_OK && near(v[0], 25, 1e-3) && near(v[1], 0, 1e-3), "path %g", v[0]);
+    // Bulk, without copying: every layer's opacity; the changed set names column and row.
+    const double *values_out = NULL;
+    const uint64_t *layers_out = NULL;
+    size_t rows = 0, components = 0;
+    CHECK(ae_engine_read_property(engine, "opacity", &values_out, &layers_out, &rows, &components) == AE_OK && rows == 2 &&
+          components == 1, "bulk opacity: %zu rows of %zu", rows, components);
+    for (size_t r = 0; r < rows; r++) {
+        double expected = layers_out[r] == 7 ? 0.5 : 1;
+        CHECK(near(values_out[r], expected, 1e-5), "bulk row %zu (layer %llu): %g", r, (unsigned long long)layers_out[r], values_out[r]);
+    }
+    CHECK(ae_engine_read_property(engine, "nothing", &values_out, &layers_out, &rows, &components) == AE_OK && rows == 0 &&
+          values_out == NULL, "a property no layer has");
+    ae_change changes[32];
+    size_t change_count = 0;
+    CHECK(ae_engine_read_changes(engine, changes, 32, &change_count) == AE_OK && change_count >= 6 && change_count <= 32,
+          "changes %zu", change_count);
+    const char *name = NULL;
+    size_t property_count = 0;
+    CHECK(ae_engine_property_name(engine, changes[0].property, &name, &property_count) == AE_OK && name != NULL &&
+          property_count == 3, "property name (opacity, position, backgroundColor): %zu", property_count);
+    CHECK(ae_engine_property_name(engine, 999, &name, &property_count) == AE_ERROR_OUT_OF_RANGE, "property index out of range");
     double single[16];
     memcpy(single, v, sizeof v);
     CHECK(ae_engine_evaluate(engine, 0.5, 0) == AE_OK, "evaluate, all threads");
@@ -139,6 +160,8 @@ int main(void) {
     CHECK(ae_engine_add_spring(engine, 9, "position.x", AE_SCALAR, &from, &to, NULL, 1, 1, NAN, 10, 0, 0, &held, &spring) ==
           AE_ERROR_INVALID_ARGUMENT, "NaN stiffness");
     CHECK(ae_engine_remove(engine, spring) == AE_OK && ae_engine_remove(engine, spring) == AE_ERROR_UNKNOWN_ID, "remove twice");
+    CHECK(ae_engine_remove_layer(engine, 7) == AE_OK && ae_engine_remove_layer(engine, 7) == AE_ERROR_UNKNOWN_ID, "remove a layer twice");
+    CHECK(ae_engine_read_value(engine, 7, "opacity", v, 16, &count) == AE_ERROR_UNKNOWN_ID, "a removed layer has no values");
 
     // Timing curves in bulk, against the scalar reference.
     enum { N = 1000 };

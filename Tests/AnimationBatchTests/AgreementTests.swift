@@ -240,11 +240,16 @@ struct AgreementTests {
         let before = snapshot()
         var random = RandomAnimations(seed: 1234)
         var touched = Set<LayerID>()
+        var removedCount = 0
         for (l, layer) in scene.layers.enumerated() where l % 5 == 0 {
             touched.insert(layer.layer)
+            // The frames above reaped the animations they finished (§1.4): those handles are stale.
+            let alive = scene.store.animation(scene.handles[l][0]) != nil
             switch (l / 5) % 3 {
-            case 0: scene.store.remove(scene.handles[l][0])
-            case 1: try scene.store.replace(scene.handles[l][0], with: random.propertyAnimation())
+            case 0 where alive:
+                #expect(scene.store.remove(scene.handles[l][0]))
+                removedCount += 1
+            case 1 where alive: try scene.store.replace(scene.handles[l][0], with: random.propertyAnimation())
             default: scene.handles[l].append(try scene.store.add(random.animation(), layer: layer.layer))
             }
         }
@@ -255,6 +260,6 @@ struct AgreementTests {
         }
         // Removed animations report their stop with the next frame.
         let removed = evaluator.events.filter { $0.outcome == .removed }.count
-        #expect(removed == (0..<scene.layers.count).filter { $0 % 5 == 0 && ($0 / 5) % 3 == 0 }.count)
+        #expect(removed == removedCount && removedCount > 0)
     }
 }

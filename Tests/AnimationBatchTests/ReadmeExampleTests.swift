@@ -44,5 +44,19 @@ struct ReadmeBatchExampleTests {
         let batch = try #require(position)
         #expect(PrecisionTable.maxDifference(batch, reference["position"]!) < 1e-3)
         #expect(frames.events.count == store.animationCount)   // every animation started by 0.75
+
+        // Every layer's opacity as contiguous memory (no copy), and what changed this frame.
+        let opacities = try #require(store.presentation(of: "opacity"))
+        #expect(opacities.count == store.layerCount && opacities.values.count == opacities.count)
+        #expect(frames.changedSlots.count == store.slotCount, "the first frame: every new slot")
+        // Core Animation's keys: adding under a taken key replaces; removing a layer cancels.
+        let keyed = try store.add(fade, layer: LayerID(1), forKey: "fade")
+        let again = try store.add(fade, layer: LayerID(1), forKey: "fade")
+        #expect(store.animation(keyed) == nil && store.animation(forKey: "fade", layer: LayerID(1)) == again)
+        let onTwo = store.animations(of: LayerID(2))
+        #expect(store.removeLayer(LayerID(2)))
+        frames.evaluate(at: 0.8)
+        let stops = Set(frames.events.filter { $0.kind == .stopped }.map { "\($0.animation) \($0.outcome!)" })
+        #expect(stops == Set([ "\(keyed) replaced"] + onTwo.map { "\($0) cancelled" }))
     }
 }

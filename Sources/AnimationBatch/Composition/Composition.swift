@@ -93,20 +93,26 @@ final class Composition {
         let table = store.table
         store.slots.withUnsafeBufferPointer { slots in
             store.tracks.withUnsafeBufferPointer { tracks in
-                for s in slots.indices where slots[s].alive && !slots[s].entries.isEmpty {
-                    let slot = Int32(s)
+                // Exclusive slots in batch and track order, so that the copies read each batch's
+                // outputs front to back: in slot order they interleave a dozen batches' streams
+                // and wait on memory (a W2 frame of 100,000 properties on one thread: 1.5 ms
+                // against 0.6 ms for the kernels alone).
+                for batch in store.batches {
+                    let trackIDs = batch.trackID.base
+                    for i in 0..<batch.count {
+                        let s = Int(tracks[Int(trackIDs[i])].slot)
+                        guard store.isExclusive(slot: Int32(s)) else { continue }
+                        let location = table.locations[s]
+                        copies.append(CopyOperation(outputs: batch.outputs.pointers, index: i, width: slots[s].kind.componentCount,
+                                                    row: table.columns[Int(location.column)].row(location.row), slot: Int32(s),
+                                                    generation: location.generation))
+                    }
+                }
+                for s in slots.indices where slots[s].alive && !slots[s].entries.isEmpty && !store.isExclusive(slot: Int32(s)) {
                     let location = table.locations[s]
                     let row = table.columns[Int(location.column)].row(location.row)
-                    let kind = slots[s].kind
-                    if store.isExclusive(slot: slot) {
-                        let track = tracks[Int(slots[s].entries[0].track)]
-                        let batch = store.batches[Int(track.batch)]
-                        copies.append(CopyOperation(outputs: batch.outputs.pointers, index: Int(track.index), width: kind.componentCount,
-                                                    row: row, slot: slot, generation: location.generation))
-                        continue
-                    }
-                    if planFast(slots[s], slot: slot, generation: location.generation, row: row, store: store, tracks: tracks) { continue }
-                    generalSlots.append(slot)
+                    if planFast(slots[s], slot: Int32(s), generation: location.generation, row: row, store: store, tracks: tracks) { continue }
+                    generalSlots.append(Int32(s))
                 }
             }
         }
