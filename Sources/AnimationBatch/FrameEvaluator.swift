@@ -9,7 +9,7 @@ import Synchronization
 /// A frame runs four stages: group timing nodes (parents first, scalar; semantics §2.7, §7); the
 /// kernels over every batch, cut into contiguous chunks of whole 16-track blocks (64-byte aligned,
 /// so no two chunks share a cache line), each chunk then collecting its tracks' events into its
-/// own region; composition into the store's presentation table (``Composition``: exclusive slots
+/// own region; composition into the store's presentation table (exclusive slots
 /// copy their kernel's output, other slots compose model and animations in add order, §8.4),
 /// cut into chunks the same way, each listing the slots whose value changed; then the chunks'
 /// events and changes are put in chunk order, and the animations the frame finished that are

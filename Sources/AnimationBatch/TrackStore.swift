@@ -13,7 +13,7 @@ import AnimationCore
 /// the composition order of semantics §8.4. A slot whose only animation sets the whole value is
 /// *exclusive*: its kernel composes the value with the model, and the frame copies it. Other slots
 /// are *composed* each frame: model value, then each animation replacing, adding or setting a
-/// field (``Composition``). Either way the value lands in the presentation table, a column per
+/// field (the composition stage). Either way the value lands in the presentation table, a column per
 /// property (``presentation(of:)``).
 ///
 /// The store knows each layer's slots, animations and keys (semantics §1.2, §8.2), so a front end
@@ -337,9 +337,12 @@ public final class TrackStore {
     /// with `Animation.preparedForAdding(layerTime:transactionDuration:)` first for Core
     /// Animation's add-time rules, §1.3, §1.5).
     ///
-    /// - Parameter key: Core Animation's key (§1.2): an animation already on `layer` under the
-    ///   same key is removed first — its stop event, outcome ``AnimationEvent/Outcome/replaced``,
-    ///   comes with the next frame. Nil adds an anonymous animation, never replaced.
+    /// - Parameters:
+    ///   - animation: The animation (a copy is compiled; later changes to it have no effect).
+    ///   - layer: The layer whose slots it animates.
+    ///   - key: Core Animation's key (§1.2): an animation already on `layer` under the same key is
+    ///     removed first — its stop event, outcome ``AnimationEvent/Outcome/replaced``, comes with
+    ///     the next frame. Nil adds an anonymous animation, never replaced.
     /// - Throws: `AnimationError` naming the first invalid field (`animations[1].keyPath`, …);
     ///   nothing is added or replaced then.
     @discardableResult

@@ -283,7 +283,7 @@ final class PresentationTable {
 /// host can hand to a renderer without copying (semantics §1.1).
 ///
 /// Row `r` holds one layer's value: components `values[r·componentCount ..< (r+1)·componentCount]`
-/// in ``AnimationValue/components`` order (x, y for points; r, g, b, a for colours; m11…m44 for
+/// in `AnimationValue.components` order (x, y for points; r, g, b, a for colours; m11…m44 for
 /// transforms), in Double. Rows are in no particular order; ``layer(atRow:)`` and
 /// ``slot(atRow:)`` say whose each is.
 ///
