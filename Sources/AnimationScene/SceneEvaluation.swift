@@ -29,7 +29,7 @@ public final class SceneEvaluation {
 
     /// Loads `scene` into a track store: every reported property's model value, then every
     /// animation in add order. A scene is a timeline to be sought back and forth, so its
-    /// evaluator keeps finished animations (``FrameEvaluator/Configuration/reapsFinishedAnimations``
+    /// evaluator keeps finished animations (`FrameEvaluator.Configuration.reapsFinishedAnimations`
     /// is set to false): the values at a time do not depend on the times evaluated before.
     ///
     /// - Throws: `AnimationError` if the store rejects something the decoder accepted (a bug).

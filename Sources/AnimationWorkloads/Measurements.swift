@@ -211,7 +211,7 @@ public struct ReadFigures: Sendable, Codable {
     /// Every property's column read in bulk (each component touched once), per value; median of
     /// the repeats.
     public var bulkNanosecondsPerValue: Double
-    /// ``FrameEvaluator/value(of:)`` on every slot, per call; median of the repeats.
+    /// `FrameEvaluator.value(of:)` on every slot, per call; median of the repeats.
     public var valueOfNanosecondsPerCall: Double
     /// Frames with every value then read in bulk (the work a host does), on `threads` threads.
     public var endToEnd: FrameStatistics
@@ -224,7 +224,7 @@ public struct ReadFigures: Sendable, Codable {
 
 extension Measure {
     /// Reads of `evaluator`'s store after its frames: bulk (every column), one value at a time
-    /// (``FrameEvaluator/value(of:)``), and frames with and without the bulk read, alternating so
+    /// (`FrameEvaluator.value(of:)`), and frames with and without the bulk read, alternating so
     /// that both see the same machine.
     public static func reads(_ evaluator: FrameEvaluator, frames count: Int, threads: Int) -> ReadFigures {
         let store = evaluator.store
