@@ -6,17 +6,19 @@ import Synchronization
 /// Evaluates a ``TrackStore`` at a time: every output slot's presentation value, the slots whose
 /// value changed, and the frame's events (design.md, "Chunks over cores").
 ///
-/// A frame runs four stages: group timing nodes (parents first, scalar; semantics §2.7, §7); the
-/// kernels over every batch, cut into contiguous chunks of whole 16-track blocks (64-byte aligned,
-/// so no two chunks share a cache line), each chunk then collecting its tracks' events into its
-/// own region; composition into the store's presentation table (exclusive slots
-/// copy their kernel's output, other slots compose model and animations in add order, §8.4),
-/// cut into chunks the same way, each listing the slots whose value changed; then the chunks'
-/// events and changes are put in chunk order, and the animations the frame finished that are
-/// removed on completion are reaped from the store (§1.4). Chunks write disjoint ranges, so the
-/// results — values, changes and events, in the same order — are bit-identical for any chunk or
-/// thread count. Below ``Configuration/parallelThreshold`` tracks one thread runs everything;
-/// above it the chunks run on every core (``Configuration/Scheduler``).
+/// A frame brings the store's plan up to date with the changes since the last frame
+/// (``TrackStore/updatePlan()``: O(what changed), never a replan of everything), then runs four
+/// stages: group timing nodes (parents first, scalar; semantics §2.7, §7); the kernels over every
+/// batch, cut into contiguous chunks of whole 16-track blocks (64-byte aligned, so no two chunks
+/// share a cache line), each chunk then copying its exclusive tracks' values into the store's
+/// presentation table while they are in cache and collecting its tracks' events, each into its own
+/// region; composition of the other animated slots (model and animations in add order, §8.4),
+/// cut into chunks the same way; then the chunks' events and changes are put in chunk order, and
+/// the animations the frame finished that are removed on completion are reaped from the store
+/// (§1.4). Chunks write disjoint ranges, so the results — values, changes and events, in the same
+/// order — are bit-identical for any chunk or thread count. Below
+/// ``Configuration/parallelThreshold`` tracks one thread runs everything; above it the chunks run
+/// on every core (``Configuration/Scheduler``).
 ///
 /// A steady-state frame — no tracks added or removed since the last, none reaped — allocates
 /// nothing with the worker pool: plans, event and change storage and scratch are sized when the
@@ -75,6 +77,9 @@ public final class FrameEvaluator: ParallelJob {
 
     /// The store whose tracks this evaluator runs (changes to it are picked up by the next frame).
     public let store: TrackStore
+    /// The store's presentation table, held without reference counting for single reads: the
+    /// store owns it for as long as it lives, and this evaluator holds the store.
+    private unowned(unsafe) let table: PresentationTable
     /// How frames are cut and run; changing it replans the next frame (and restarts the workers).
     public var configuration: Configuration {
         didSet {
@@ -93,9 +98,21 @@ public final class FrameEvaluator: ParallelJob {
     private enum Stage { case kernels, composition }
     /// (batch, first block, end block) of every kernel chunk.
     private var chunks: [(batch: Int32, start: Int32, end: Int32)] = []
-    private let composition = Composition()
+    /// Where each kernel chunk lists the slots its tracks changed (16 per block), relative to
+    /// `changeBase`, and how many it listed.
+    private var chunkChangeOffsets: [Int] = []
+    private var chunkChangeCounts: UnsafeMutablePointer<Int>
+    private var kernelChangeRegion = 0
+    /// (first, end) fast slots of every composition chunk, where each lists its changes (relative
+    /// to `changeBase`), and how many it listed.
+    private var compositionChunks: [(start: Int, end: Int)] = []
+    private var compositionChangeOffsets: [Int] = []
+    private var compositionCounts: UnsafeMutablePointer<Int>
+    private var compositionCapacity = 1
     private var plannedVersion = -1
-    private var plannedLayout = -1
+    private var plannedFastSlots = -1
+    /// The table's pointers, with the change list's start, for this frame's chunks.
+    private var target: PresentationTarget?
     private var eventStorage: UnsafeMutablePointer<AnimationEvent>
     private var eventCapacity = 0
     private var eventCount = 0
@@ -116,17 +133,17 @@ public final class FrameEvaluator: ParallelJob {
     private var changeCount = 0
     private var changeBase = 0
     private let dispatchCounter = ChunkCounter()
-    private var compositionCounts: UnsafeMutablePointer<Int>
-    private var compositionCapacity = 1
     /// The time of the last evaluated frame.
     public private(set) var time: Double = .nan
 
     /// An evaluator for `store`. Nothing is evaluated until ``evaluate(at:)``.
     public init(store: TrackStore, configuration: Configuration = Configuration()) {
         self.store = store
+        self.table = store.table
         self.configuration = configuration
         eventStorage = .allocate(capacity: 1)
         chunkEventCounts = .allocate(capacity: 1)
+        chunkChangeCounts = .allocate(capacity: 1)
         changeStorage = .allocate(capacity: 1)
         compositionCounts = .allocate(capacity: 1)
     }
@@ -134,6 +151,7 @@ public final class FrameEvaluator: ParallelJob {
     deinit {
         eventStorage.deallocate()
         chunkEventCounts.deallocate()
+        chunkChangeCounts.deallocate()
         changeStorage.deallocate()
         compositionCounts.deallocate()
     }
@@ -178,22 +196,43 @@ public final class FrameEvaluator: ParallelJob {
             }
         }
         chunkEventOffsets.removeAll(keepingCapacity: true)
+        chunkChangeOffsets.removeAll(keepingCapacity: true)
         trackEventRegion = 0
+        kernelChangeRegion = 0
         for chunk in chunks {
             chunkEventOffsets.append(trackEventRegion)
             trackEventRegion += 32 * Int(chunk.end - chunk.start)
+            chunkChangeOffsets.append(kernelChangeRegion)
+            kernelChangeRegion += 16 * Int(chunk.end - chunk.start)
         }
-        Self.reserve(&chunkEventCounts, capacity: &chunkCapacity, chunks.count)
+        if chunks.count > chunkCapacity {
+            // Both per-chunk counts, grown together.
+            var capacity = chunkCapacity
+            Self.reserve(&chunkEventCounts, capacity: &capacity, chunks.count)
+            Self.reserve(&chunkChangeCounts, capacity: &chunkCapacity, chunks.count)
+        }
         let needed = eventsNeeded
         if needed > eventCapacity {
             eventStorage.deallocate()
             eventCapacity = needed + needed / 2
             eventStorage = .allocate(capacity: eventCapacity)
         }
-        composition.plan(store, chunkSize: configuration.chunkSize, chunksPerKind: configuration.chunksPerBatch)
-        Self.reserve(&compositionCounts, capacity: &compositionCapacity, composition.chunks.count)
+
+        // Composition chunks over the fast slots, their changes after the kernel chunks'.
+        compositionChunks.removeAll(keepingCapacity: true)
+        compositionChangeOffsets.removeAll(keepingCapacity: true)
+        let fast = store.composition.fastSlots.count
+        if fast > 0 {
+            let size = max(1, configuration.chunkSize)
+            let n = configuration.chunksPerBatch.map { max(1, min($0, fast)) } ?? max(1, (fast + size - 1) / size)
+            for k in 0..<n where fast * (k + 1) / n > fast * k / n {
+                compositionChunks.append((fast * k / n, fast * (k + 1) / n))
+                compositionChangeOffsets.append(kernelChangeRegion + fast * k / n)
+            }
+        }
+        Self.reserve(&compositionCounts, capacity: &compositionCapacity, compositionChunks.count)
         plannedVersion = store.version
-        plannedLayout = store.table.layoutVersion
+        plannedFastSlots = fast
     }
 
     /// Grows `buffer` to hold `count` elements (growth by half again, so that frames after
@@ -209,7 +248,8 @@ public final class FrameEvaluator: ParallelJob {
     /// time, semantics §2.2), stores the presentation values, lists the changed slots, collects
     /// the events and reaps the animations that finished and are removed on completion (§1.4).
     public func evaluate(at time: Double) {
-        if plannedVersion != store.version || plannedLayout != store.table.layoutVersion || eventsNeeded > eventCapacity {
+        store.updatePlan()
+        if plannedVersion != store.version || plannedFastSlots != store.composition.fastSlots.count || eventsNeeded > eventCapacity {
             plan()
         }
         self.time = time
@@ -219,7 +259,22 @@ public final class FrameEvaluator: ParallelJob {
 
         evaluateNodes(at: time)
 
-        // Kernels; each chunk also collects its tracks' events into its own region.
+        // Room for every slot in the change list: each is listed at most once.
+        let table = store.table
+        let composition = store.composition
+        Self.reserve(&changeStorage, capacity: &changeCapacity, table.pendingChanges.count + kernelChangeRegion
+                     + composition.fastSlots.count + composition.generalSlots.count + 16)
+        changeCount = 0
+        for s in table.pendingChanges {
+            changeStorage[changeCount] = SlotHandle(index: s, generation: table.locations[Int(s)].generation)
+            changeCount += 1
+        }
+        changeBase = changeCount
+        target = table.target(changes: changeStorage + changeBase)
+        composition.takePointers(of: store.batches)
+
+        // Kernels; each chunk then shows its exclusive tracks' values and collects its tracks'
+        // events, each into its own region.
         trackEventBase = eventCount
         frameTime = time
         run(.kernels, count: chunks.count)
@@ -271,12 +326,15 @@ public final class FrameEvaluator: ParallelJob {
             // Its kernels, then its tracks' events into its own region of the event storage.
             let chunk = chunks[k]
             let batch = store.batches[Int(chunk.batch)]
-            batch.evaluate(blocks: Int(chunk.start)..<Int(chunk.end), time: frameTime, nodeTimes: UnsafePointer(store.nodeTimes.base))
-            chunkEventCounts[k] = Self.collectEvents(of: batch, blocks: Int(chunk.start)..<Int(chunk.end),
-                                                     into: eventStorage + trackEventBase + chunkEventOffsets[k])
+            let blocks = Int(chunk.start)..<Int(chunk.end)
+            batch.evaluate(blocks: blocks, time: frameTime, nodeTimes: UnsafePointer(store.nodeTimes.base))
+            let target = self.target.unsafelyUnwrapped   // set before the stage runs
+            chunkChangeCounts[k] = batch.present(blocks: blocks, into: target.listing(at: target.changes + chunkChangeOffsets[k]))
+            chunkEventCounts[k] = Self.collectEvents(of: batch, blocks: blocks, into: eventStorage + trackEventBase + chunkEventOffsets[k])
         case .composition:
-            compositionCounts[k] = composition.runChunk(k, pending: UnsafePointer(store.table.pending),
-                                                        changes: changeStorage + changeBase + composition.changeOffsets[k])
+            let chunk = compositionChunks[k], target = self.target.unsafelyUnwrapped
+            compositionCounts[k] = store.composition.runFast(chunk.start..<chunk.end,
+                                                             into: target.listing(at: target.changes + compositionChangeOffsets[k]))
         }
     }
 
@@ -372,32 +430,31 @@ public final class FrameEvaluator: ParallelJob {
         }
     }
 
-    /// The composition stage (``Composition``): pending changes first, then the parallel chunks,
-    /// then general slots, each listing the slots whose shown value changed.
+    /// The composition stage (``Composition``): the fast slots' parallel chunks, then general
+    /// slots; then the change list in order — pending changes, the kernel chunks' (exclusive
+    /// slots, shown by the chunks themselves), the fast chunks', the general slots'.
     private func compose() {
         let table = store.table
-        // Room for every slot: each is listed at most once.
-        Self.reserve(&changeStorage, capacity: &changeCapacity, table.pendingChanges.count + composition.changeRegion
-                     + composition.generalSlots.count + 16)
-        changeCount = 0
-        for s in table.pendingChanges {
-            changeStorage[changeCount] = SlotHandle(index: s, generation: table.locations[Int(s)].generation)
-            changeCount += 1
-        }
-        composition.refreshModels(store)
-        changeBase = changeCount
-        run(.composition, count: composition.chunks.count)
+        run(.composition, count: compositionChunks.count)
         // Gather the chunks' changes in chunk order (front to back: never past the source).
-        for k in composition.chunks.indices {
-            let source = changeStorage + changeBase + composition.changeOffsets[k]
+        for k in chunks.indices {
+            let source = changeStorage + changeBase + chunkChangeOffsets[k]
+            for c in 0..<chunkChangeCounts[k] {
+                changeStorage[changeCount] = source[c]
+                changeCount += 1
+            }
+        }
+        for k in compositionChunks.indices {
+            let source = changeStorage + changeBase + compositionChangeOffsets[k]
             for c in 0..<compositionCounts[k] {
                 changeStorage[changeCount] = source[c]
                 changeCount += 1
             }
         }
-        changeCount += composition.composeGeneral(store, time: time, pending: UnsafePointer(table.pending),
-                                                  changes: changeStorage + changeCount)
+        changeCount += store.composition.composeGeneral(store, time: time, pending: UnsafePointer(table.pending),
+                                                        changes: changeStorage + changeCount)
         table.clearPendingChanges()
+        target = nil
     }
 
     /// Tells the store which animations this frame finished (their stop events are this frame's,
@@ -413,9 +470,16 @@ public final class FrameEvaluator: ParallelJob {
     // MARK: Reading
 
     /// The presentation value of a slot after the last frame (a model value set since shows at
-    /// once), or nil for a stale handle.
+    /// once), or nil for a stale handle: a few loads from the presentation table, no copies of
+    /// records, no reference counting.
     public func value(of slot: SlotHandle) -> AnimationValue? {
-        store.presentationValue(of: slot)
+        table.presentationValue(of: slot)
+    }
+
+    /// The components of a slot's presentation value in place (see
+    /// ``TrackStore/presentationComponents(of:)``), or nil for a stale handle.
+    public func components(of slot: SlotHandle) -> UnsafeBufferPointer<Double>? {
+        table.components(of: slot)
     }
 
     /// The presentation value of `property` on `layer`, or nil when there is no such slot.

@@ -144,17 +144,24 @@ public final class TrackStore {
     let nodeTimes = Column<Double>(fill: .nan)
     /// Every slot's presentation value (the store lays it out; frames fill it).
     let table = PresentationTable()
+    /// The composed slots' operations, kept up to date by ``updatePlan()``.
+    let composition = Composition()
+    /// Slots whose plan must be redone before the next frame (entries, model, row or a track's
+    /// lane changed), each listed once: `dirty[s]` is 1 while slot s is listed.
+    private var dirtySlots: [Int32] = []
+    private var dirty: [UInt8] = []
+    /// Group nodes freed since the last frame: `nodeOrder` still lists them, so they are reused
+    /// only after ``updatePlan()`` has dropped them from it.
+    private var releasedNodes: [Int32] = []
 
     private(set) var batches: [TrackBatch] = []
     private var batchByKey: [BatchKey: Int] = [:]
     /// Events from mutations (removals, replacements), delivered with the next frame.
     var pendingEvents: [AnimationEvent] = []
     private var nextSequence: UInt64 = 1
-    /// Incremented by every change of the track or slot layout; the evaluator replans when it moves.
+    /// Incremented by every change of the track or slot layout; the evaluator re-cuts its chunks
+    /// when it moves (O(batches), never O(tracks)).
     private(set) var version = 0
-    /// Counts model-value changes of existing slots (they do not change the plan, only what
-    /// composition starts from).
-    private(set) var modelVersion = 0
 
     /// An empty store.
     public init() {}
@@ -186,7 +193,7 @@ public final class TrackStore {
                 throw AnimationError(field: "value", reason: "'\(property)' holds a \(slots[Int(s)].kind), not a \(value.kind)")
             }
             slots[Int(s)].model = value
-            modelVersion += 1
+            markDirty(s)
             table.store(value, slot: s)
             table.markChanged(s)
             for entry in slots[Int(s)].entries where !entry.isRotation { configure(track: entry.track) }
@@ -283,6 +290,11 @@ public final class TrackStore {
             s = Int32(slots.count)
             slots.append(SlotRecord())
             table.initializeSlot(s)
+            // Room to free and replan every slot: a frame that reaps must not allocate.
+            if freeSlots.capacity < slots.capacity { freeSlots.reserveCapacity(slots.capacity) }
+            if dirtySlots.capacity < slots.capacity { dirtySlots.reserveCapacity(slots.capacity) }
+            if dirty.count < slots.capacity { dirty.append(contentsOf: repeatElement(0, count: slots.capacity - dirty.count)) }
+            composition.reserveSlots(slots.capacity)
         }
         slots[Int(s)].alive = true
         slots[Int(s)].layer = layer
@@ -292,7 +304,10 @@ public final class TrackStore {
         slots[Int(s)].entries = []
         slotByKey[SlotKey(layer: layer, property: property)] = s
         layerRecords[layer, default: LayerRecord()].slots.append(s)
-        table.addSlot(s, generation: slots[Int(s)].generation, layer: layer, property: property, model: model)
+        if let grown = table.addSlot(s, generation: slots[Int(s)].generation, layer: layer, property: property, model: model) {
+            // Its rows moved: exclusive tracks point at them (amortised O(1): the column doubles).
+            for r in 0..<grown.count - 1 { markDirty(grown.slots[r]) }
+        }
         version += 1
         // §5.7: path animations with a rotation mode already on the layer turn its new transform.
         if property == "transform", model.kind == .transform {
@@ -312,7 +327,8 @@ public final class TrackStore {
         let layer = slots[Int(s)].layer
         slotByKey[SlotKey(layer: layer, property: slots[Int(s)].property)] = nil
         layerRecords[layer]?.slots.removeAll { $0 == s }
-        table.removeSlot(s)
+        if let moved = table.removeSlot(s) { markDirty(moved) }   // its row moved
+        markDirty(s)
         slots[Int(s)].alive = false
         slots[Int(s)].entries = []
         slots[Int(s)].model = 0
@@ -498,7 +514,14 @@ public final class TrackStore {
     /// The presentation value of a slot after the last frame (a model value set since shows at
     /// once), or nil for a stale handle: one load from its row.
     public func presentationValue(of slot: SlotHandle) -> AnimationValue? {
-        table.resolve(slot).map(table.value(ofSlot:))
+        table.presentationValue(of: slot)
+    }
+
+    /// The components of a slot's presentation value in place — `AnimationValue.components`
+    /// order, in Double — or nil for a stale handle: a zero-copy read of one row, valid until the
+    /// store next changes or the next frame.
+    public func presentationComponents(of slot: SlotHandle) -> UnsafeBufferPointer<Double>? {
+        table.components(of: slot)
     }
 
     /// Where a slot's presentation value lives: the index of its property in
@@ -593,12 +616,10 @@ public final class TrackStore {
         for t in animations[Int(a)].tracks { removeTrack(t) }
         for n in animations[Int(a)].nodes {
             nodes[Int(n)].alive = false
-            freeNodes.append(n)
+            releasedNodes.append(n)
         }
-        if !animations[Int(a)].nodes.isEmpty {
-            // In place (a reaping frame must not allocate); parents stay before their children.
-            nodeOrder.removeAll { !nodes[Int($0)].alive }
-        }
+        // `nodeOrder` forgets the nodes before the next frame (``updatePlan()``): once per frame,
+        // not once per removed animation.
         animations[Int(a)].tracks = []
         animations[Int(a)].nodes = []
         version += 1
@@ -611,8 +632,57 @@ public final class TrackStore {
         }
         nodes.append(node)
         if freeNodes.capacity < nodes.capacity { freeNodes.reserveCapacity(nodes.capacity) }
+        if releasedNodes.capacity < nodes.capacity { releasedNodes.reserveCapacity(nodes.capacity) }
         nodeTimes.reserve(nodes.count, count: nodes.count - 1)
         return Int32(nodes.count - 1)
+    }
+
+    // MARK: Plan
+
+    private func markDirty(_ s: Int32) {
+        guard dirty[Int(s)] == 0 else { return }
+        dirty[Int(s)] = 1
+        dirtySlots.append(s)
+    }
+
+    /// Brings the frame's plan up to date with the changes since the last frame: each changed
+    /// slot is planned again (O(its entries)), and freed group nodes leave the node order. Called
+    /// by ``FrameEvaluator`` before a frame; allocation-free once capacities are reached.
+    func updatePlan() {
+        if !releasedNodes.isEmpty {
+            // In place; parents stay before their children.
+            nodeOrder.removeAll { !nodes[Int($0)].alive }
+            freeNodes.append(contentsOf: releasedNodes)
+            releasedNodes.removeAll(keepingCapacity: true)
+        }
+        guard !dirtySlots.isEmpty else { return }
+        for s in dirtySlots {
+            dirty[Int(s)] = 0
+            replan(s)
+        }
+        dirtySlots.removeAll(keepingCapacity: true)
+        composition.compactIfNeeded()
+    }
+
+    /// Plans slot `s` again: an exclusive slot's track shows its output in the slot's row itself;
+    /// a composed slot gets a fast or general operation (``Composition``).
+    private func replan(_ s: Int32) {
+        composition.unplan(s)
+        guard slots[Int(s)].alive, !slots[Int(s)].entries.isEmpty else { return }
+        let location = table.locations[Int(s)]
+        if isExclusive(slot: s) {
+            let t = Int(slots[Int(s)].entries[0].track)
+            batches[Int(tracks[t].batch)].setShown(Int(tracks[t].index), row: table.rowPointer(ofSlot: s),
+                                                   slot: SlotHandle(index: s, generation: location.generation))
+            return
+        }
+        for entry in slots[Int(s)].entries where !entry.isRotation {
+            let t = Int(entry.track)
+            batches[Int(tracks[t].batch)].setShown(Int(tracks[t].index), row: nil, slot: SlotHandle(rawValue: 0))
+        }
+        tracks.withUnsafeBufferPointer { tracks in
+            composition.plan(s, record: slots[Int(s)], location: location, tracks: tracks)
+        }
     }
 
     // MARK: Compiling
@@ -737,10 +807,9 @@ public final class TrackStore {
     }
 
     private func insertEntry(_ entry: SlotEntry, into s: Int32) {
-        var entries = slots[Int(s)].entries
-        let position = entries.firstIndex { ($0.sequence, $0.leafIndex) > (entry.sequence, entry.leafIndex) } ?? entries.count
-        entries.insert(entry, at: position)
-        slots[Int(s)].entries = entries
+        let position = slots[Int(s)].entries.firstIndex { ($0.sequence, $0.leafIndex) > (entry.sequence, entry.leafIndex) }
+            ?? slots[Int(s)].entries.count
+        slots[Int(s)].entries.insert(entry, at: position)
         reclassify(slot: s)
     }
 
@@ -755,6 +824,9 @@ public final class TrackStore {
         let batch = batches[Int(record.batch)]
         if let moved = batch.remove(at: Int(record.index)) {
             tracks[Int(moved)].index = record.index
+            // Its shown target moved with it; a composed slot's plan names its lane.
+            markDirty(tracks[Int(moved)].slot)
+            if tracks[Int(moved)].rotationSlot >= 0 { markDirty(tracks[Int(moved)].rotationSlot) }
         }
         tracks[Int(t)].alive = false
         tracks[Int(t)].leaf = nil
@@ -777,6 +849,7 @@ public final class TrackStore {
     /// After a slot's entries changed: its tracks are reconfigured to match its classification;
     /// a slot left without animations shows its model value again at once (semantics §8.5).
     private func reclassify(slot s: Int32) {
+        markDirty(s)
         if slots[Int(s)].entries.isEmpty { table.show(slots[Int(s)].model, slot: s) }
         for entry in slots[Int(s)].entries where !entry.isRotation { configure(track: entry.track) }
     }

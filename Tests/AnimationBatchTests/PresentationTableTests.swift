@@ -129,4 +129,79 @@ struct PresentationTableTests {
         #expect(changeRuns.allSatisfy { $0 == changeRuns[0] })
         #expect(eventRuns.allSatisfy { $0 == eventRuns[0] })
     }
+
+    @Test("§1.1 a model set under an animation that holds its value shows the animation again next frame")
+    func modelSetUnderAHeldValue() throws {
+        let store = TrackStore(), layer = LayerID(1)
+        let slot = try store.setModelValue(1, layer: layer, property: "opacity")
+        var fade = BasicAnimation(keyPath: "opacity", from: 0.2, to: 0.8, duration: 1)
+        fade.fillMode = .forwards
+        fade.isRemovedOnCompletion = false
+        try store.add(fade, layer: layer)
+        let evaluator = FrameEvaluator(store: store)
+        evaluator.evaluate(at: 2)
+        evaluator.evaluate(at: 2.1)   // the kernel's output keeps its bits: nothing to show
+        let held = AnimationValue.scalar(Double(Float(0.8)))   // the kernel's Float value
+        #expect(evaluator.value(of: slot) == held && evaluator.changedSlots.isEmpty)
+        try store.setModelValue(0.5, layer: layer, property: "opacity")
+        #expect(evaluator.value(of: slot) == 0.5, "a model value shows at once")
+        evaluator.evaluate(at: 2.2)
+        #expect(evaluator.value(of: slot) == held, "the held value is shown again, though the kernel's bits did not change")
+        #expect(Array(evaluator.changedSlots) == [slot], "listed once (a model set)")
+        evaluator.evaluate(at: 2.3)
+        #expect(evaluator.changedSlots.isEmpty)
+    }
+
+    @Test("exclusive rows stay right while their columns grow and rows move")
+    func rowsFollowGrowthAndMoves() throws {
+        let store = TrackStore()
+        let evaluator = FrameEvaluator(store: store)
+        var animations: [LayerID: BasicAnimation] = [:]
+        func add(_ n: Int) throws {
+            let layer = LayerID(UInt64(n + 1))
+            let a = BasicAnimation(keyPath: "position", from: Point(x: Double(n), y: 0), to: Point(x: Double(n), y: 100), duration: 1)
+            try store.add(a, layer: layer)
+            animations[layer] = a
+        }
+        func check(at t: Double) throws {
+            evaluator.evaluate(at: t)
+            for (layer, a) in animations {
+                let shown = try #require(evaluator.value(layer: layer, property: "position"))
+                let expected = ReferenceEvaluator.presentationValue(ofProperty: "position", model: .point(.zero), animations: [a], at: t)
+                #expect(PrecisionTable.maxDifference(shown, expected) < 1e-4, "\(layer) at \(t): \(shown) vs \(expected)")
+            }
+        }
+        try add(0)
+        try check(at: 0.25)
+        for n in 1..<TestScale.count(debug: 70, release: 600) { try add(n) }   // the column doubles several times
+        try check(at: 0.25)
+        // Removing layers moves the column's last rows into their places.
+        for n in stride(from: 0, to: animations.count, by: 3) {
+            store.removeLayer(LayerID(UInt64(n + 1)))
+            animations[LayerID(UInt64(n + 1))] = nil
+        }
+        try check(at: 0.25)
+        try check(at: 0.5)
+    }
+
+    @Test("§8.4 a slot that goes from composed back to exclusive shows its remaining animation")
+    func composedBackToExclusive() throws {
+        let store = TrackStore(), layer = LayerID(1)
+        let slot = try store.setModelValue(0, layer: layer, property: "opacity")
+        var hold = BasicAnimation(keyPath: "opacity", from: 0.3, to: 0.3, duration: 10)
+        hold.isRemovedOnCompletion = false
+        var nudge = BasicAnimation(keyPath: "opacity", from: 0, to: 0.5, duration: 10)
+        nudge.isAdditive = true
+        try store.add(hold, layer: layer)
+        let extra = try store.add(nudge, layer: layer)
+        let evaluator = FrameEvaluator(store: store)
+        evaluator.evaluate(at: 5)
+        let composed = try #require(evaluator.value(of: slot))
+        let expected = ReferenceEvaluator.presentationValue(ofProperty: "opacity", model: 0, animations: [hold, nudge], at: 5)
+        #expect(PrecisionTable.maxDifference(composed, expected) < 1e-6 && abs(expected.components[0] - 0.55) < 1e-9, "0.3, then 0.25 added")
+        store.remove(extra)
+        evaluator.evaluate(at: 5)
+        #expect(evaluator.value(of: slot) == .scalar(Double(Float(0.3))), "the kernel's value again")
+        #expect(Array(evaluator.changedSlots) == [slot])
+    }
 }

@@ -96,6 +96,7 @@ final class ReferenceBatch: TrackBatch {
                     continue
                 }
                 ValueStorage.store(shown, into: outputs, at: t)
+                changed[t] = 1   // few tracks: the frame compares their rows itself
             }
         }
     }

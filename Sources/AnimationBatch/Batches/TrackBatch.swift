@@ -103,11 +103,35 @@ class TrackBatch {
     /// For exclusive tracks the slot's model value; 0 for others.
     let base: VectorColumns
 
+    /// Where an exclusive track's output is shown: a raw pointer to its slot's row in the
+    /// presentation table (``sink`` for a track that is not exclusive: the composition stage
+    /// shows its slot) and the slot's handle (so that listing a change reads nothing indexed by
+    /// slot but the pending mark). The store sets them between frames, and again whenever the row
+    /// moves or its column grows (``TrackStore/updatePlan()``); the frame copies the output there
+    /// right after the kernels, while it is still in cache (``present(blocks:into:)``).
+    let shownRow: Column<UnsafeMutablePointer<Double>>
+    let shownSlot = Column<UInt64>(fill: 0)
+    /// Sixteen Doubles nobody reads: the row of tracks that are not exclusive, so that showing a
+    /// block needs no test per lane.
+    let sink: UnsafeMutablePointer<Double>
+    /// Bit 0 where a track's output bits changed since the frame last showed it (set by the
+    /// kernels' final store, ``OutputPointers/store(_:component:weight:addsBase:block:)``), bit 1
+    /// (``forced``) where the store changed what its row shows or where it lies; cleared by
+    /// ``present(blocks:into:)``, which visits only blocks with a bit set.
+    let changed = Column<UInt8>(fill: 0)
+    /// The ``changed`` bit that makes the next frame write a row whatever the kernel's value did.
+    static let forced: UInt8 = 2
+
     init(width: Int) {
         self.width = width
         outputs = VectorColumns(width: width)
         base = VectorColumns(width: width)
+        sink = .allocate(capacity: 16)
+        sink.initialize(repeating: 0, count: 16)
+        shownRow = Column(fill: sink)
     }
+
+    deinit { sink.deallocate() }
 
     var timingKernel: TimingKernel {
         TimingKernel(beginTime: beginTime.base, speed: speed.base, timeOffset: timeOffset.base, duration: duration.base,
@@ -143,6 +167,9 @@ class TrackBatch {
         state.reserve(needed, count: n)
         outputs.reserve(needed, count: n)
         base.reserve(needed, count: n)
+        shownRow.reserve(needed, count: n)
+        shownSlot.reserve(needed, count: n)
+        changed.reserve(needed, count: n)
         reserveSpecific(needed, count: n)
     }
 
@@ -155,6 +182,7 @@ class TrackBatch {
         animationID[i] = animation
         setTiming(i, timing, curve: curve)
         state[i] = TrackState.neverEvaluated
+        shownRow[i] = sink
         return i
     }
 
@@ -210,6 +238,9 @@ class TrackBatch {
             state[i] = state[last]
             outputs.move(last, to: i)
             base.move(last, to: i)
+            shownRow[i] = shownRow[last]
+            shownSlot[i] = shownSlot[last]
+            changed[i] = changed[last]
             moveSpecific(last, to: i)
             moved = trackID[i]
         }
@@ -221,12 +252,89 @@ class TrackBatch {
         state[last] = TrackState.neverEvaluated
         outputs.clear(last)
         base.clear(last)
+        shownRow[last] = sink
+        changed[last] = 0
         clearSpecific(last)
         count -= 1
         return moved
     }
 
+    /// Shows track `i`'s output in `row` (slot `slot`'s row in the presentation table), or
+    /// nowhere (nil: its slot is composed).
+    func setShown(_ i: Int, row: UnsafeMutablePointer<Double>?, slot: SlotHandle) {
+        shownRow[i] = row ?? sink
+        shownSlot[i] = slot.rawValue
+        changed[i] |= TrackBatch.forced   // the row may show something else (a model value): the next frame writes it
+    }
+
     // MARK: Frame
+
+    /// Copies the outputs of the exclusive tracks in `blocks` whose value changed (``changed``)
+    /// into their presentation rows, in Double, and lists at `target.changes` the slots whose row
+    /// bits changed and that `target.pending` does not list already. Returns how many it listed.
+    /// Run by the frame right after the kernels of the same blocks, while the outputs are in
+    /// cache; a block whose sixteen tracks kept their values costs two loads (a separate pass
+    /// reading every output and every old row waited on memory: a W2 frame of 100,000 properties
+    /// on one thread cost 2× the kernels alone).
+    final func present(blocks: Range<Int>, into target: PresentationTarget) -> Int {
+        switch width {
+        case 1: present(blocks: blocks, into: target, width: 1)
+        case 2: present(blocks: blocks, into: target, width: 2)
+        case 4: present(blocks: blocks, into: target, width: 4)
+        default: present(blocks: blocks, into: target, width: width)
+        }
+    }
+
+    /// ``present(blocks:into:)`` for a constant `width` (inlined per width: the component loop
+    /// unrolls). Within a block with a change every lane is visited without branches: a lane
+    /// whose output kept its bits, or whose slot is composed, writes into ``sink``, and listing
+    /// is a conditional increment. Old rows are not read: the kernel's own comparison
+    /// (``changed``) says which values changed — reading every row cost as much as the kernels, a
+    /// wait on memory per lane. A block with a forced lane (its row may show a model value, or
+    /// moved) compares with the rows, so that the changed set lists exactly the rows whose bits
+    /// changed.
+    @inline(__always)
+    private func present(blocks: Range<Int>, into target: PresentationTarget, width: Int) -> Int {
+        let rows = shownRow.base, slots = shownSlot.base, outputs = self.outputs.pointers
+        let flags = changed.base, pending = target.pending, changes = target.changes, sink = self.sink
+        let forcedBits = UInt64(TrackBatch.forced) * 0x0101_0101_0101_0101
+        var listed = 0
+        for block in blocks {
+            let i = block &* 16
+            let raw = UnsafeMutableRawPointer(flags + i)
+            // Two scalar words: a byte-vector comparison would compile lane by lane.
+            let bits = raw.loadUnaligned(as: UInt64.self) | raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self)
+            guard bits != 0 else { continue }
+            if bits & forcedBits == 0 {
+                for t in i..<i &+ 16 {
+                    let shown = rows[t]
+                    let moved = flags[t] != 0
+                    let row = moved ? shown : sink
+                    for k in 0..<width { row[k] = Double(outputs[k][t]) }
+                    let slot = SlotHandle(rawValue: slots[t])
+                    changes[listed] = slot
+                    listed &+= moved && shown != sink && pending[Int(slot.index)] == 0 ? 1 : 0
+                }
+            } else {
+                for t in i..<i &+ 16 {
+                    let row = rows[t]
+                    var differs: UInt64 = 0
+                    for k in 0..<width {
+                        let v = Double(outputs[k][t])
+                        // Compared as bits: a NaN the kernel repeats is no change.
+                        differs |= v.bitPattern ^ row[k].bitPattern
+                        row[k] = v
+                    }
+                    let slot = SlotHandle(rawValue: slots[t])
+                    changes[listed] = slot
+                    listed &+= differs != 0 && row != sink && pending[Int(slot.index)] == 0 ? 1 : 0
+                }
+            }
+            raw.storeBytes(of: 0, as: UInt64.self)
+            raw.storeBytes(of: 0, toByteOffset: 8, as: UInt64.self)
+        }
+        return listed
+    }
 
     /// Evaluates the tracks in `blocks` (units of 16 tracks) at `time`. Writes every output of
     /// those tracks and nothing else, so disjoint block ranges may run concurrently.
@@ -321,8 +429,8 @@ class TrackBatch {
     /// loop costs a retain/release pair per access (measured: 5 % of a frame).
     var statePointers: StatePointers { StatePointers(state: state.base) }
 
-    /// Pointers to the output and base columns, taken once per chunk.
-    var outputPointers: OutputPointers { OutputPointers(outputs: outputs.pointers, base: base.pointers) }
+    /// Pointers to the output, base and change columns, taken once per chunk.
+    var outputPointers: OutputPointers { OutputPointers(outputs: outputs.pointers, base: base.pointers, changed: changed.base) }
 }
 
 /// The state column of a batch, as a raw pointer (see ``TrackBatch/statePointers``).
@@ -359,6 +467,7 @@ struct StatePointers {
 struct OutputPointers {
     let outputs: UnsafeMutablePointer<UnsafeMutablePointer<Float>>
     let base: UnsafeMutablePointer<UnsafeMutablePointer<Float>>
+    let changed: UnsafeMutablePointer<UInt8>
 
     /// The value step of basic and spring animations for one block: per component
     /// `v = start + Δ · (fraction + k · cumulative)` (semantics §4.2, §4.4), then ``store(_:component:weight:addsBase:block:)``;
@@ -379,11 +488,12 @@ struct OutputPointers {
     }
 
     /// The final output step for one component: exclusive tracks fall back to their base, and
-    /// exclusive additive ones add it (`add` is 1 for those lanes).
+    /// exclusive additive ones add it (`add` is 1 for those lanes); lanes whose bits change are
+    /// marked in the change column (``TrackBatch/changed``).
     @inline(__always)
     func store(_ value: SIMD16<Float>, component c: Int, weight: SIMD16<Float>, addsBase add: SIMD16<Float>, block i: Int) {
         let b = load16(base[c], i)
         let shown = (value + b * add).replacing(with: b, where: weight .== 0)
-        store16(shown, outputs[c], i)
+        animation_store_marking_changes(outputs[c] + i, shown, changed + i)
     }
 }

@@ -1,14 +1,15 @@
 import AnimationCore
 
-/// The composition stage of a frame (semantics §8.4): typed operations per animated slot, planned
-/// from the store between frames and run after the kernels, writing each slot's presentation value
-/// into the store's ``PresentationTable`` — the one place it lives — and listing the slots whose
-/// value changed.
+/// The composition plan of a store (semantics §8.4): typed operations per composed slot, kept up
+/// to date slot by slot as animations come and go (``TrackStore/updatePlan()``) and run by the
+/// frame after the kernels, writing each slot's presentation value into the store's
+/// ``PresentationTable`` — the one place it lives — and listing the slots whose value changed.
 ///
-/// Three kinds of operation, each over raw pointers fixed when the plan is made:
-/// - **copy** — an exclusive slot (its only animation sets the whole value): the kernel already
-///   composed it with the model (fallback and additive base, §4.3), so its output is converted to
-///   Double and stored. Almost every slot of a large scene is one of these.
+/// Three kinds of slot:
+/// - **exclusive** — its only animation sets the whole value: the kernel already composed it with
+///   the model (fallback and additive base, §4.3), and the frame copies the output into the
+///   slot's row right after the kernel, from the track's own lane (``TrackBatch/present(blocks:into:)``).
+///   No operation here: almost every slot of a large scene is one of these.
 /// - **fast** — a slot of at most four components whose animations each write the kernel's value,
 ///   whole or as a component field (`position.x`, `bounds.size`, §4.6): the model, then each
 ///   contributing entry replacing or adding its components, in Double.
@@ -16,59 +17,60 @@ import AnimationCore
 ///   value functions, rows recomputed over the value beneath): the reference's own composition on
 ///   `AnimationValue`, per slot.
 ///
-/// Copy and fast operations are cut into chunks that run in parallel like the kernels' (each
-/// writes its own rows and its own region of the change list); general slots run on the calling
-/// thread after them. Results do not depend on the chunking.
+/// Changing one slot's plan is O(its entries): a fast slot's operation is replaced (the last moves
+/// into a removed one's place; the entries it leaves are reclaimed by an occasional compaction), a
+/// general slot is listed or unlisted. Fast slots run in parallel chunks, each writing its own rows
+/// and its own region of the change list; general slots run on the calling thread after them.
+/// Results do not depend on the chunking.
 final class Composition {
-    /// An exclusive slot: its track's output columns and lane, and its row.
-    struct CopyOperation {
-        var outputs: UnsafeMutablePointer<UnsafeMutablePointer<Float>>
-        var index: Int
-        var width: Int
-        var row: UnsafeMutablePointer<Double>
-        var slot: Int32
-        var generation: UInt32
-    }
-
-    /// One entry of a fast slot: its track's state byte and output columns.
+    /// One entry of a fast slot: its track's batch, lane and the components it writes.
     struct FastEntry {
-        /// The batch's state column (indexed by `index`).
-        var state: UnsafeMutablePointer<UInt8>
-        /// The batch's output column pointers (component `c` of track `index` is `outputs[c][index]`).
-        var outputs: UnsafeMutablePointer<UnsafeMutablePointer<Float>>
-        var index: Int
+        var batch: Int32
+        var index: Int32
         /// The first component of the slot's value it writes, and how many.
-        var first: Int
-        var width: Int
+        var first: Int32
+        var width: Int16
         var additive: Bool
     }
 
-    /// A fast slot: its entries' range in `fastEntries`, its row and its model's components.
+    /// A fast slot: its entries' range in `fastEntries`, its place in the table and its model's
+    /// components.
     struct FastSlot {
         var slot: Int32
-        var generation: UInt32
-        var width: Int
-        var entries: Range<Int>
-        var row: UnsafeMutablePointer<Double>
+        var column: Int32
+        var row: Int32
+        var width: Int32
+        var entries: Range<Int32>
         /// Four model components (zeros beyond the value's own).
         var model: (Double, Double, Double, Double)
     }
 
-    enum ChunkKind { case copy, fast }
+    /// A batch's columns as the fast chunks read them (taken once per frame: batches grow
+    /// between frames, never during one).
+    struct BatchPointers {
+        var state: UnsafeMutablePointer<UInt8>
+        var outputs: UnsafeMutablePointer<UnsafeMutablePointer<Float>>
+    }
 
-    private(set) var copies: [CopyOperation] = []
     private(set) var fastSlots: [FastSlot] = []
-    private(set) var fastEntries: [FastEntry] = []
+    private var fastEntries: [FastEntry] = []
+    /// Where compaction copies the live entries (kept, so that compaction reuses its capacity).
+    private var spareEntries: [FastEntry] = []
+    /// Entries in `fastEntries` no fast slot uses any more.
+    private var garbage = 0
     /// Slots composed by the general path.
     private(set) var generalSlots: [Int32] = []
-    /// (kind, first operation, end) of every parallel chunk, and where its changes go.
-    private(set) var chunks: [(kind: ChunkKind, start: Int, end: Int)] = []
-    private(set) var changeOffsets: [Int] = []
-    /// The store's model version the fast slots' models were read at.
-    private var modelVersion = -1
+    /// Per slot index: 0 unplanned (exclusive, unanimated or free), k > 0 fast slot k − 1,
+    /// k < 0 general slot −k − 1.
+    private var place: [Int32] = []
+    private(set) var batchPointers: UnsafeMutablePointer<BatchPointers>
+    private var batchCapacity = 8
 
-    /// How many changes the chunks may list in all (one per operation).
-    var changeRegion: Int { copies.count + fastSlots.count }
+    init() {
+        batchPointers = .allocate(capacity: 8)
+    }
+
+    deinit { batchPointers.deallocate() }
 
     /// Which components of a value of `kind` a field writes (semantics §4.6), for the fast path.
     static func componentRange(of field: ValueField?, in kind: ValueKind) -> (first: Int, width: Int)? {
@@ -84,91 +86,94 @@ final class Composition {
         }
     }
 
-    /// Plans every animated slot of `store` (between frames; reuses its capacity).
-    func plan(_ store: TrackStore, chunkSize: Int, chunksPerKind: Int?) {
-        copies.removeAll(keepingCapacity: true)
-        fastSlots.removeAll(keepingCapacity: true)
-        fastEntries.removeAll(keepingCapacity: true)
-        generalSlots.removeAll(keepingCapacity: true)
-        let table = store.table
-        store.slots.withUnsafeBufferPointer { slots in
-            store.tracks.withUnsafeBufferPointer { tracks in
-                // Exclusive slots in batch and track order, so that the copies read each batch's
-                // outputs front to back: in slot order they interleave a dozen batches' streams
-                // and wait on memory (a W2 frame of 100,000 properties on one thread: 1.5 ms
-                // against 0.6 ms for the kernels alone).
-                for batch in store.batches {
-                    let trackIDs = batch.trackID.base
-                    for i in 0..<batch.count {
-                        let s = Int(tracks[Int(trackIDs[i])].slot)
-                        guard store.isExclusive(slot: Int32(s)) else { continue }
-                        let location = table.locations[s]
-                        copies.append(CopyOperation(outputs: batch.outputs.pointers, index: i, width: slots[s].kind.componentCount,
-                                                    row: table.columns[Int(location.column)].row(location.row), slot: Int32(s),
-                                                    generation: location.generation))
-                    }
-                }
-                for s in slots.indices where slots[s].alive && !slots[s].entries.isEmpty && !store.isExclusive(slot: Int32(s)) {
-                    let location = table.locations[s]
-                    let row = table.columns[Int(location.column)].row(location.row)
-                    if planFast(slots[s], slot: Int32(s), generation: location.generation, row: row, store: store, tracks: tracks) { continue }
-                    generalSlots.append(Int32(s))
-                }
+    /// Makes room for slot indices below `count` (as the store's slot table grows, so that
+    /// planning during a reaping frame never allocates).
+    func reserveSlots(_ count: Int) {
+        if place.count < count { place.append(contentsOf: repeatElement(0, count: count - place.count)) }
+    }
+
+    /// Forgets slot `s`'s operation, if it has one.
+    func unplan(_ s: Int32) {
+        let p = place[Int(s)]
+        place[Int(s)] = 0
+        if p > 0 {
+            let k = Int(p) - 1
+            garbage += fastSlots[k].entries.count
+            let last = fastSlots.count - 1
+            if k != last {
+                fastSlots[k] = fastSlots[last]
+                place[Int(fastSlots[k].slot)] = Int32(k + 1)
             }
-        }
-        modelVersion = store.modelVersion
-        chunks.removeAll(keepingCapacity: true)
-        changeOffsets.removeAll(keepingCapacity: true)
-        cut(.copy, count: copies.count, chunkSize: chunkSize, pieces: chunksPerKind)
-        cut(.fast, count: fastSlots.count, chunkSize: chunkSize, pieces: chunksPerKind)
-        var offset = 0
-        for chunk in chunks {
-            changeOffsets.append(offset)
-            offset += chunk.end - chunk.start
-        }
-    }
-
-    private func cut(_ kind: ChunkKind, count: Int, chunkSize: Int, pieces: Int?) {
-        guard count > 0 else { return }
-        let n = pieces.map { max(1, min($0, count)) } ?? max(1, (count + chunkSize - 1) / max(1, chunkSize))
-        for k in 0..<n {
-            let start = count * k / n, end = count * (k + 1) / n
-            if end > start { chunks.append((kind, start, end)) }
+            fastSlots.removeLast()
+        } else if p < 0 {
+            let k = Int(-p) - 1
+            let last = generalSlots.count - 1
+            if k != last {
+                generalSlots[k] = generalSlots[last]
+                place[Int(generalSlots[k])] = -Int32(k + 1)
+            }
+            generalSlots.removeLast()
         }
     }
 
-    /// Plans slot `s` on the fast path if it can take it.
-    private func planFast(_ record: TrackStore.SlotRecord, slot: Int32, generation: UInt32, row: UnsafeMutablePointer<Double>,
-                          store: TrackStore, tracks: UnsafeBufferPointer<TrackStore.TrackRecord>) -> Bool {
+    /// Plans composed slot `s` (it has no operation): on the fast path if it can take it,
+    /// otherwise on the general one.
+    func plan(_ s: Int32, record: borrowing TrackStore.SlotRecord, location: SlotLocation,
+              tracks: UnsafeBufferPointer<TrackStore.TrackRecord>) {
+        if planFast(s, record: record, location: location, tracks: tracks) { return }
+        generalSlots.append(s)
+        place[Int(s)] = -Int32(generalSlots.count)
+    }
+
+    private func planFast(_ s: Int32, record: borrowing TrackStore.SlotRecord, location: SlotLocation,
+                          tracks: UnsafeBufferPointer<TrackStore.TrackRecord>) -> Bool {
         switch record.kind {
         case .scalar, .point, .size, .rect, .color: break
         default: return false   // transforms: fields are set through decomposition
         }
-        let start = fastEntries.count
         for entry in record.entries {
             let track = tracks[Int(entry.track)]
             guard !entry.isRotation, case .value = track.op,
                   let range = Self.componentRange(of: track.field, in: record.kind),
-                  range.width == track.valueKind.componentCount else {
-                fastEntries.removeLast(fastEntries.count - start)
-                return false
-            }
-            let batch = store.batches[Int(track.batch)]
-            fastEntries.append(FastEntry(state: batch.state.base, outputs: batch.outputs.pointers, index: Int(track.index),
-                                         first: range.first, width: range.width, additive: track.isAdditive))
+                  range.width == track.valueKind.componentCount else { return false }
         }
-        fastSlots.append(FastSlot(slot: slot, generation: generation, width: record.kind.componentCount,
-                                  entries: start..<fastEntries.count, row: row, model: Self.components(record.model)))
+        let start = fastEntries.count
+        for entry in record.entries {
+            let track = tracks[Int(entry.track)]
+            let range = Self.componentRange(of: track.field, in: record.kind)!
+            fastEntries.append(FastEntry(batch: track.batch, index: track.index, first: Int32(range.first),
+                                         width: Int16(range.width), additive: track.isAdditive))
+        }
+        fastSlots.append(FastSlot(slot: s, column: location.column, row: location.row, width: Int32(record.kind.componentCount),
+                                  entries: Int32(start)..<Int32(fastEntries.count), model: Self.components(record.model)))
+        place[Int(s)] = Int32(fastSlots.count)
         return true
     }
 
-    /// Reads the fast slots' model values again when the store's models changed since.
-    func refreshModels(_ store: TrackStore) {
-        guard modelVersion != store.modelVersion else { return }
-        fastSlots.withUnsafeMutableBufferPointer { fast in
-            for k in fast.indices { fast[k].model = Self.components(store.slots[Int(fast[k].slot)].model) }
+    /// Reclaims the entries of forgotten fast slots once they outnumber the live ones (amortised
+    /// O(1) per change; the spare array's capacity is reused).
+    func compactIfNeeded() {
+        guard garbage > 1_024, garbage > fastEntries.count / 2 else { return }
+        spareEntries.removeAll(keepingCapacity: true)
+        spareEntries.reserveCapacity(fastEntries.count - garbage)
+        for k in fastSlots.indices {
+            let start = Int32(spareEntries.count)
+            spareEntries.append(contentsOf: fastEntries[Int(fastSlots[k].entries.lowerBound)..<Int(fastSlots[k].entries.upperBound)])
+            fastSlots[k].entries = start..<Int32(spareEntries.count)
         }
-        modelVersion = store.modelVersion
+        swap(&fastEntries, &spareEntries)
+        garbage = 0
+    }
+
+    /// Takes the batches' column pointers for this frame.
+    func takePointers(of batches: [TrackBatch]) {
+        if batches.count > batchCapacity {
+            regrow(&batchPointers, keeping: 0, capacity: batches.count * 2)
+            batchCapacity = batches.count * 2
+        }
+        for (b, batch) in batches.enumerated() {
+            batchPointers[b] = BatchPointers(state: batch.state.base, outputs: batch.outputs.pointers)
+        }
     }
 
     /// The four components of a value of at most four components (zeros beyond its own).
@@ -183,36 +188,18 @@ final class Composition {
         }
     }
 
-    /// Runs chunk `k`: stores its slots' values and lists those that changed (and that `pending`
-    /// does not list already) at `changes`. Returns how many it listed.
-    func runChunk(_ k: Int, pending: UnsafePointer<UInt8>, changes: UnsafeMutablePointer<SlotHandle>) -> Int {
-        let chunk = chunks[k]
+    /// Composes fast slots `range` into their rows and lists those that changed (and that
+    /// `target.pending` does not list already) at `target.changes`. Returns how many it listed.
+    func runFast(_ range: Range<Int>, into target: PresentationTarget) -> Int {
         var count = 0
-        switch chunk.kind {
-        case .copy:
-            copies.withUnsafeBufferPointer { copies in
-                for o in chunk.start..<chunk.end {
-                    let op = copies[o]
-                    // Compared as bits: a NaN the kernel repeats is no change.
-                    var differs = false
-                    for c in 0..<op.width {
-                        let v = Double(op.outputs[c][op.index])
-                        differs = differs || v.bitPattern != op.row[c].bitPattern
-                        op.row[c] = v
-                    }
-                    if differs && pending[Int(op.slot)] == 0 {
-                        changes[count] = SlotHandle(index: op.slot, generation: op.generation)
-                        count += 1
-                    }
-                }
-            }
-        case .fast:
-            fastSlots.withUnsafeBufferPointer { fast in
-                fastEntries.withUnsafeBufferPointer { entries in
-                    for o in chunk.start..<chunk.end where Self.composeFast(fast[o], entries: entries) && pending[Int(fast[o].slot)] == 0 {
-                        changes[count] = SlotHandle(index: fast[o].slot, generation: fast[o].generation)
-                        count += 1
-                    }
+        let batches = UnsafePointer(batchPointers)
+        fastSlots.withUnsafeBufferPointer { fast in
+            fastEntries.withUnsafeBufferPointer { entries in
+                for o in range where Self.composeFast(fast[o], entries: entries, batches: batches, bases: target.bases)
+                    && target.pending[Int(fast[o].slot)] == 0 {
+                    let s = fast[o].slot
+                    target.changes[count] = SlotHandle(index: s, generation: target.locations[Int(s)].generation)
+                    count += 1
                 }
             }
         }
@@ -223,25 +210,29 @@ final class Composition {
     /// components (semantics §4.3, §4.6, §8.4), in Double — the reference's arithmetic on
     /// components. Returns whether the row changed.
     @inline(__always)
-    private static func composeFast(_ f: FastSlot, entries: UnsafeBufferPointer<FastEntry>) -> Bool {
+    private static func composeFast(_ f: FastSlot, entries: UnsafeBufferPointer<FastEntry>, batches: UnsafePointer<BatchPointers>,
+                                    bases: UnsafePointer<UnsafeMutablePointer<Double>>) -> Bool {
         var a = f.model
         withUnsafeMutableBytes(of: &a) { raw in
             let a = raw.baseAddress!.assumingMemoryBound(to: Double.self)   // a homogeneous tuple of four Doubles
             for e in f.entries {
-                let entry = entries[e]
-                guard entry.state[entry.index] & TrackState.contributes != 0 else { continue }
-                for c in 0..<entry.width {
-                    let value = Double(entry.outputs[c][entry.index])
-                    a[entry.first + c] = entry.additive ? a[entry.first + c] + value : value
+                let entry = entries[Int(e)]
+                let batch = batches[Int(entry.batch)], i = Int(entry.index)
+                guard batch.state[i] & TrackState.contributes != 0 else { continue }
+                for c in 0..<Int(entry.width) {
+                    let value = Double(batch.outputs[c][i])
+                    let k = Int(entry.first) + c
+                    a[k] = entry.additive ? a[k] + value : value
                 }
             }
         }
+        let row = bases[Int(f.column)] + Int(f.row) * Int(f.width)
         return withUnsafeBytes(of: &a) { raw in
             let a = raw.baseAddress!.assumingMemoryBound(to: Double.self)
             var differs = false
-            for c in 0..<f.width {
-                differs = differs || a[c].bitPattern != f.row[c].bitPattern
-                f.row[c] = a[c]
+            for c in 0..<Int(f.width) {
+                differs = differs || a[c].bitPattern != row[c].bitPattern
+                row[c] = a[c]
             }
             return differs
         }
@@ -262,7 +253,7 @@ final class Composition {
                 for s in generalSlots {
                     let value = Self.composedValue(of: slots[Int(s)], store: store, tracks: tracks, time: time)
                     let location = table.locations[Int(s)]
-                    let row = table.columns[Int(location.column)].row(location.row)
+                    let row = table.bases[Int(location.column)] + Int(location.row) * slots[Int(s)].kind.componentCount
                     if PresentationTable.replace(row, with: value, width: slots[Int(s)].kind.componentCount) && pending[Int(s)] == 0 {
                         changes[count] = SlotHandle(index: s, generation: location.generation)
                         count += 1

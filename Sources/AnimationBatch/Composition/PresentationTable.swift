@@ -56,18 +56,9 @@ final class PresentationTable {
         func append(slot: Int32, layer: LayerID) -> Int32 {
             if count == capacity {
                 let newCapacity = capacity * 2
-                let newValues = UnsafeMutablePointer<Double>.allocate(capacity: newCapacity * width)
-                newValues.update(from: values, count: count * width)
-                values.deallocate()
-                values = newValues
-                let newSlots = UnsafeMutablePointer<Int32>.allocate(capacity: newCapacity)
-                newSlots.update(from: slots, count: count)
-                slots.deallocate()
-                slots = newSlots
-                let newLayers = UnsafeMutablePointer<LayerID>.allocate(capacity: newCapacity)
-                newLayers.update(from: layers, count: count)
-                layers.deallocate()
-                layers = newLayers
+                regrow(&values, keeping: count * width, capacity: newCapacity * width)
+                regrow(&slots, keeping: count, capacity: newCapacity)
+                regrow(&layers, keeping: count, capacity: newCapacity)
                 capacity = newCapacity
             }
             let row = count
@@ -97,81 +88,110 @@ final class PresentationTable {
     private(set) var columns: [PropertyColumn] = []
     private var columnByProperty: [String: Int32] = [:]
     /// Parallel to the store's slot table.
-    private(set) var locations: UnsafeMutablePointer<SlotLocation>
-    private var locationCapacity = 16
-    /// Incremented whenever a row moves or a column grows: pointers into rows taken before are
-    /// stale (the evaluator's composition plan holds such pointers and is rebuilt then).
-    private(set) var layoutVersion = 0
+    var locations: UnsafeMutablePointer<SlotLocation> { raw.pointee.locations }
+    /// `bases[c]` is column c's storage (it moves when the column grows): plans hold a column and
+    /// a row, never a pointer into a column, so that growth leaves them valid.
+    var bases: UnsafeMutablePointer<UnsafeMutablePointer<Double>> { raw.pointee.bases }
+    /// `kinds[c]` is column c's value kind (read without touching the column object).
+    var kinds: UnsafeMutablePointer<ValueKind> { raw.pointee.kinds }
+
+    /// The table's raw arrays, behind a `let` pointer: reads of a class's `var` properties from
+    /// other files are checked for exclusive access at run time, and a single read
+    /// (``presentationValue(of:)``) must cost a few loads.
+    private struct RawTables {
+        var locations: UnsafeMutablePointer<SlotLocation>
+        var pending: UnsafeMutablePointer<UInt8>
+        var slotCapacity: Int
+        var bases: UnsafeMutablePointer<UnsafeMutablePointer<Double>>
+        var kinds: UnsafeMutablePointer<ValueKind>
+        var columnCapacity: Int
+    }
+    private let raw: UnsafeMutablePointer<RawTables>
 
     /// Slots whose shown value was set since the last frame (model values, new slots), each once;
     /// a frame reports them as changed. `pending[s]` is 1 while slot s is listed.
     private(set) var pendingChanges: [Int32] = []
-    private(set) var pending: UnsafeMutablePointer<UInt8>
+    var pending: UnsafeMutablePointer<UInt8> { raw.pointee.pending }
 
     init() {
-        locations = .allocate(capacity: 16)
-        pending = .allocate(capacity: 16)
+        raw = .allocate(capacity: 1)
+        raw.initialize(to: RawTables(locations: .allocate(capacity: 16), pending: .allocate(capacity: 16), slotCapacity: 16,
+                                     bases: .allocate(capacity: 8), kinds: .allocate(capacity: 8), columnCapacity: 8))
         pending.initialize(repeating: 0, count: 16)
     }
 
     deinit {
+        bases.deallocate()
+        kinds.deallocate()
         locations.deallocate()
         pending.deallocate()
+        raw.deallocate()
     }
 
     /// Makes room for slot indices below `slotCount`.
     private func reserveSlots(_ slotCount: Int) {
-        guard slotCount > locationCapacity else { return }
-        let newCapacity = max(slotCount, locationCapacity * 2)
-        let newLocations = UnsafeMutablePointer<SlotLocation>.allocate(capacity: newCapacity)
-        newLocations.update(from: locations, count: locationCapacity)
-        locations.deallocate()
-        locations = newLocations
-        let newPending = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
-        newPending.update(from: pending, count: locationCapacity)
-        (newPending + locationCapacity).initialize(repeating: 0, count: newCapacity - locationCapacity)
-        pending.deallocate()
-        pending = newPending
-        locationCapacity = newCapacity
+        let old = raw.pointee.slotCapacity
+        guard slotCount > old else { return }
+        let newCapacity = max(slotCount, old * 2)
+        regrow(&raw.pointee.locations, keeping: old, capacity: newCapacity)
+        regrow(&raw.pointee.pending, keeping: old, capacity: newCapacity)
+        (pending + old).initialize(repeating: 0, count: newCapacity - old)
+        raw.pointee.slotCapacity = newCapacity
     }
 
     /// The column of `property`, created with `kind` if new.
     private func column(for property: String, kind: ValueKind) -> Int32 {
         if let c = columnByProperty[property] { return c }
+        let c = columns.count
+        if c == raw.pointee.columnCapacity {
+            regrow(&raw.pointee.bases, keeping: c, capacity: 2 * c)
+            regrow(&raw.pointee.kinds, keeping: c, capacity: 2 * c)
+            raw.pointee.columnCapacity = 2 * c
+        }
         columns.append(PropertyColumn(property: property, kind: kind))
-        columnByProperty[property] = Int32(columns.count - 1)
-        return Int32(columns.count - 1)
+        bases[c] = columns[c].values
+        kinds[c] = kind
+        columnByProperty[property] = Int32(c)
+        return Int32(c)
     }
 
     /// The column index of `property`, if any slot ever had it.
     func columnIndex(of property: String) -> Int32? { columnByProperty[property] }
 
     /// Gives slot `s` (generation `generation`) a row in its property's column, showing `model`.
-    func addSlot(_ s: Int32, generation: UInt32, layer: LayerID, property: String, model: AnimationValue) {
+    /// Returns the column when it grew: its rows moved, and pointers to them are stale.
+    func addSlot(_ s: Int32, generation: UInt32, layer: LayerID, property: String, model: AnimationValue) -> PropertyColumn? {
         reserveSlots(Int(s) + 1)
         let c = column(for: property, kind: model.kind)
         let column = columns[Int(c)]
-        let grows = column.count == column.capacity
         let row = column.append(slot: s, layer: layer)
+        let moved = bases[Int(c)] != column.values
+        bases[Int(c)] = column.values
         locations[Int(s)] = SlotLocation(generation: generation, column: c, row: row)
-        if grows { layoutVersion += 1 }
         store(model, slot: s)
         markChanged(s)
+        return moved ? column : nil
     }
 
-    /// Frees slot `s`'s row (the column's last row moves into it).
-    func removeSlot(_ s: Int32) {
+    /// A raw pointer to slot `s`'s row (valid until its column grows or the row moves).
+    func rowPointer(ofSlot s: Int32) -> UnsafeMutablePointer<Double> {
         let location = locations[Int(s)]
-        guard location.column >= 0 else { return }
-        if let moved = columns[Int(location.column)].remove(row: location.row) {
-            locations[Int(moved)].row = location.row
-        }
+        return bases[Int(location.column)] + Int(location.row) * kinds[Int(location.column)].componentCount
+    }
+
+    /// Frees slot `s`'s row: the column's last row moves into it. Returns the slot whose row moved
+    /// (its exclusive track or composition plan must follow), or nil.
+    func removeSlot(_ s: Int32) -> Int32? {
+        let location = locations[Int(s)]
+        guard location.column >= 0 else { return nil }
+        let moved = columns[Int(location.column)].remove(row: location.row)
+        if let moved { locations[Int(moved)].row = location.row }
         locations[Int(s)].column = -1
         if pending[Int(s)] != 0 {
             pending[Int(s)] = 0
             pendingChanges.removeAll { $0 == s }
         }
-        layoutVersion += 1
+        return moved
     }
 
     /// Writes `value` into slot `s`'s row (the value has the column's kind).
@@ -218,19 +238,52 @@ final class PresentationTable {
         pendingChanges.removeAll(keepingCapacity: true)
     }
 
-    /// The value at slot `s`'s row.
+    /// The value a live handle's row shows, or nil for a stale handle: a few loads from the raw
+    /// tables, no column object touched (no reference counting), the value built in place.
     @inline(__always)
-    func value(ofSlot s: Int32) -> AnimationValue {
-        let location = locations[Int(s)]
-        let column = columns[Int(location.column)]
-        return Self.read(column.kind, from: column.row(location.row))
+    func presentationValue(of slot: SlotHandle) -> AnimationValue? {
+        guard let (kind, p) = row(of: slot) else { return nil }
+        switch kind {
+        case .scalar: return .scalar(p[0])
+        case .point: return .point(Point(x: p[0], y: p[1]))
+        case .size: return .size(Size(width: p[0], height: p[1]))
+        case .rect: return .rect(Rect(x: p[0], y: p[1], width: p[2], height: p[3]))
+        case .color: return .color(Color(red: p[0], green: p[1], blue: p[2], alpha: p[3]))
+        case .transform, .affineTransform: return Self.read(kind, from: p)
+        }
+    }
+
+    /// The components a live handle's row shows, in place (valid until the store next changes
+    /// or the next frame), or nil for a stale handle.
+    @inline(__always)
+    func components(of slot: SlotHandle) -> UnsafeBufferPointer<Double>? {
+        guard let (kind, p) = row(of: slot) else { return nil }
+        return UnsafeBufferPointer(start: p, count: kind.componentCount)
+    }
+
+    /// A live handle's value kind and row.
+    @inline(__always)
+    private func row(of slot: SlotHandle) -> (ValueKind, UnsafeMutablePointer<Double>)? {
+        let tables = raw.pointee
+        let i = Int(slot.index)
+        guard i >= 0, i < tables.slotCapacity else { return nil }
+        let location = tables.locations[i]
+        guard location.column >= 0, location.generation == slot.generation else { return nil }
+        let kind = tables.kinds[Int(location.column)]
+        return (kind, tables.bases[Int(location.column)] + Int(location.row) * kind.componentCount)
+    }
+
+    /// Where a frame's chunks write (valid for one frame; the table does not change during it).
+    func target(changes: UnsafeMutablePointer<SlotHandle>) -> PresentationTarget {
+        PresentationTarget(bases: UnsafePointer(bases), locations: UnsafePointer(locations), pending: UnsafePointer(pending),
+                           changes: changes)
     }
 
     /// The slot index a live handle names, or nil.
     @inline(__always)
     func resolve(_ slot: SlotHandle) -> Int32? {
         let i = Int(slot.index)
-        guard i >= 0, i < locationCapacity else { return nil }
+        guard i >= 0, i < raw.pointee.slotCapacity else { return nil }
         let location = locations[i]
         guard location.column >= 0, location.generation == slot.generation else { return nil }
         return slot.index
@@ -277,6 +330,29 @@ final class PresentationTable {
             return .affineTransform(AffineTransform(a: s[0], b: s[1], c: s[2], d: s[3], tx: s[4], ty: s[5]))
         }
     }
+}
+
+/// Raw pointers into a ``PresentationTable`` through which a frame's chunks show values and list
+/// changes: the columns' storage, the slots' locations and pending marks, and a chunk's own
+/// region of the change list. Valid for one frame (the table does not change during a frame).
+struct PresentationTarget {
+    let bases: UnsafePointer<UnsafeMutablePointer<Double>>
+    let locations: UnsafePointer<SlotLocation>
+    let pending: UnsafePointer<UInt8>
+    let changes: UnsafeMutablePointer<SlotHandle>
+
+    /// The same tables, listing changes at `changes`.
+    func listing(at changes: UnsafeMutablePointer<SlotHandle>) -> PresentationTarget {
+        PresentationTarget(bases: bases, locations: locations, pending: pending, changes: changes)
+    }
+}
+
+/// Grows raw storage to `capacity` elements, keeping the first `keeping` (the rest uninitialised).
+func regrow<T>(_ storage: inout UnsafeMutablePointer<T>, keeping: Int, capacity: Int) {
+    let grown = UnsafeMutablePointer<T>.allocate(capacity: capacity)
+    grown.moveInitialize(from: storage, count: keeping)
+    storage.deallocate()
+    storage = grown
 }
 
 /// Every layer's presentation value of one property after the last frame, as contiguous memory a

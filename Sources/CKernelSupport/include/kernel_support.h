@@ -255,4 +255,20 @@ static inline void animation_store_bytes(unsigned char *destination, animation_i
     __builtin_memcpy(destination, &narrowed, 16);
 }
 
+/// Stores sixteen Floats at `destination` and ORs 1 into `changed[0 ..< 16]` for each lane whose
+/// bits differ from those it replaces (a NaN repeated is no change). The old values share the
+/// cache lines the store writes anyway, so the comparison costs no memory traffic; it lets the
+/// frame skip the presentation rows of tracks whose value did not change.
+static inline void animation_store_marking_changes(float *destination, animation_float32x16 value, unsigned char *changed) {
+    typedef unsigned char bytes16 __attribute__((ext_vector_type(16)));
+    animation_float32x16 old;
+    __builtin_memcpy(&old, destination, 64);
+    animation_int32x16 differs = ((animation_int32x16)value != (animation_int32x16)old) & 1;
+    bytes16 flags;
+    __builtin_memcpy(&flags, changed, 16);
+    flags |= __builtin_convertvector(differs, bytes16);
+    __builtin_memcpy(changed, &flags, 16);
+    __builtin_memcpy(destination, &value, 64);
+}
+
 #endif
