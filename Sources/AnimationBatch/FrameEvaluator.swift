@@ -77,9 +77,10 @@ public final class FrameEvaluator: ParallelJob {
 
     /// The store whose tracks this evaluator runs (changes to it are picked up by the next frame).
     public let store: TrackStore
-    /// The store's presentation table, held without reference counting for single reads: the
-    /// store owns it for as long as it lives, and this evaluator holds the store.
-    private unowned(unsafe) let table: PresentationTable
+    /// The presentation table's raw arrays, for single reads without reference counting (a
+    /// retain and release of the table cost a third of a read): the store owns the table for as
+    /// long as it lives, and this evaluator holds the store.
+    @usableFromInline let tables: UnsafeMutablePointer<PresentationTable.RawTables>
     /// How frames are cut and run; changing it replans the next frame (and restarts the workers).
     public var configuration: Configuration {
         didSet {
@@ -139,7 +140,7 @@ public final class FrameEvaluator: ParallelJob {
     /// An evaluator for `store`. Nothing is evaluated until ``evaluate(at:)``.
     public init(store: TrackStore, configuration: Configuration = Configuration()) {
         self.store = store
-        self.table = store.table
+        self.tables = store.table.raw
         self.configuration = configuration
         eventStorage = .allocate(capacity: 1)
         chunkEventCounts = .allocate(capacity: 1)
@@ -472,14 +473,16 @@ public final class FrameEvaluator: ParallelJob {
     /// The presentation value of a slot after the last frame (a model value set since shows at
     /// once), or nil for a stale handle: a few loads from the presentation table, no copies of
     /// records, no reference counting.
+    @inlinable
     public func value(of slot: SlotHandle) -> AnimationValue? {
-        table.presentationValue(of: slot)
+        PresentationTable.presentationValue(of: slot, in: tables)
     }
 
     /// The components of a slot's presentation value in place (see
     /// ``TrackStore/presentationComponents(of:)``), or nil for a stale handle.
+    @inlinable
     public func components(of slot: SlotHandle) -> UnsafeBufferPointer<Double>? {
-        table.components(of: slot)
+        PresentationTable.components(of: slot, in: tables)
     }
 
     /// The presentation value of `property` on `layer`, or nil when there is no such slot.

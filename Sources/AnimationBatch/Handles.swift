@@ -37,8 +37,8 @@ public struct AnimationHandle: Hashable, Sendable, Comparable, CustomStringConve
 
 /// A generational handle to an output slot: one property of one layer.
 public struct SlotHandle: Hashable, Sendable, CustomStringConvertible {
-    let index: Int32
-    let generation: UInt32
+    @usableFromInline let index: Int32
+    @usableFromInline let generation: UInt32
 
     /// The handle as 64 bits (generation high, index low), for foreign interfaces.
     public var rawValue: UInt64 { UInt64(generation) << 32 | UInt64(UInt32(bitPattern: index)) }

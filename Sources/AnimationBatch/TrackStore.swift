@@ -143,7 +143,7 @@ public final class TrackStore {
     private(set) var nodeOrder: [Int32] = []
     let nodeTimes = Column<Double>(fill: .nan)
     /// Every slot's presentation value (the store lays it out; frames fill it).
-    let table = PresentationTable()
+    @usableFromInline let table = PresentationTable()
     /// The composed slots' operations, kept up to date by ``updatePlan()``.
     let composition = Composition()
     /// Slots whose plan must be redone before the next frame (entries, model, row or a track's
@@ -513,15 +513,17 @@ public final class TrackStore {
 
     /// The presentation value of a slot after the last frame (a model value set since shows at
     /// once), or nil for a stale handle: one load from its row.
+    @inlinable
     public func presentationValue(of slot: SlotHandle) -> AnimationValue? {
-        table.presentationValue(of: slot)
+        PresentationTable.presentationValue(of: slot, in: table.raw)
     }
 
     /// The components of a slot's presentation value in place — `AnimationValue.components`
     /// order, in Double — or nil for a stale handle: a zero-copy read of one row, valid until the
     /// store next changes or the next frame.
+    @inlinable
     public func presentationComponents(of slot: SlotHandle) -> UnsafeBufferPointer<Double>? {
-        table.components(of: slot)
+        PresentationTable.components(of: slot, in: table.raw)
     }
 
     /// Where a slot's presentation value lives: the index of its property in

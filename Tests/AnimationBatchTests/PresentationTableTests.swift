@@ -204,4 +204,21 @@ struct PresentationTableTests {
         #expect(evaluator.value(of: slot) == .scalar(Double(Float(0.3))), "the kernel's value again")
         #expect(Array(evaluator.changedSlots) == [slot])
     }
+
+    @Test("reads with forged handles (any raw value) find nothing, never memory that was not written")
+    func forgedHandles() throws {
+        let store = TrackStore()
+        let live = try store.setModelValue(0.5, layer: LayerID(1), property: "opacity")
+        let evaluator = FrameEvaluator(store: store)
+        evaluator.evaluate(at: 0)
+        var rng = SplitMix64(seed: 5)
+        for _ in 0..<2_000 {
+            let index = UInt64.random(in: 0..<40, using: &rng), generation = UInt64.random(in: 0..<3, using: &rng)
+            let forged = SlotHandle(rawValue: generation << 32 | index)
+            let expected: AnimationValue? = forged == live ? 0.5 : nil
+            #expect(evaluator.value(of: forged) == expected && store.presentationValue(of: forged) == expected)
+            #expect((evaluator.components(of: forged) != nil) == (forged == live))
+        }
+        #expect(evaluator.value(of: SlotHandle(rawValue: .max)) == nil)
+    }
 }

@@ -2,11 +2,18 @@ import AnimationCore
 
 /// Where a slot's presentation value lives: its property column and row, and the slot's
 /// generation (so that a stale handle is refused with one load).
+@usableFromInline
 struct SlotLocation {
-    var generation: UInt32
+    @usableFromInline var generation: UInt32
     /// −1 for a free slot.
-    var column: Int32
-    var row: Int32
+    @usableFromInline var column: Int32
+    @usableFromInline var row: Int32
+
+    init(generation: UInt32, column: Int32, row: Int32) {
+        self.generation = generation
+        self.column = column
+        self.row = row
+    }
 }
 
 /// Every slot's presentation value, in exactly one place (semantics §1.1; design.md, "one
@@ -21,6 +28,7 @@ struct SlotLocation {
 ///
 /// Rows of a column stay dense, so a host can hand a whole property — every layer's `position` —
 /// to a renderer as one contiguous buffer (``PresentationColumn``).
+@usableFromInline
 final class PresentationTable {
     /// One property's rows (raw storage: `values` holds `capacity · width` Doubles).
     final class PropertyColumn {
@@ -98,15 +106,17 @@ final class PresentationTable {
     /// The table's raw arrays, behind a `let` pointer: reads of a class's `var` properties from
     /// other files are checked for exclusive access at run time, and a single read
     /// (``presentationValue(of:)``) must cost a few loads.
-    private struct RawTables {
-        var locations: UnsafeMutablePointer<SlotLocation>
-        var pending: UnsafeMutablePointer<UInt8>
-        var slotCapacity: Int
-        var bases: UnsafeMutablePointer<UnsafeMutablePointer<Double>>
-        var kinds: UnsafeMutablePointer<ValueKind>
-        var columnCapacity: Int
+    @usableFromInline
+    struct RawTables {
+        @usableFromInline var locations: UnsafeMutablePointer<SlotLocation>
+        @usableFromInline var pending: UnsafeMutablePointer<UInt8>
+        @usableFromInline var slotCapacity: Int
+        @usableFromInline var bases: UnsafeMutablePointer<UnsafeMutablePointer<Double>>
+        @usableFromInline var kinds: UnsafeMutablePointer<ValueKind>
+        @usableFromInline var columnCapacity: Int
     }
-    private let raw: UnsafeMutablePointer<RawTables>
+    /// Read without the table object by ``FrameEvaluator/value(of:)`` (no reference counting).
+    @usableFromInline let raw: UnsafeMutablePointer<RawTables>
 
     /// Slots whose shown value was set since the last frame (model values, new slots), each once;
     /// a frame reports them as changed. `pending[s]` is 1 while slot s is listed.
@@ -118,6 +128,8 @@ final class PresentationTable {
         raw.initialize(to: RawTables(locations: .allocate(capacity: 16), pending: .allocate(capacity: 16), slotCapacity: 16,
                                      bases: .allocate(capacity: 8), kinds: .allocate(capacity: 8), columnCapacity: 8))
         pending.initialize(repeating: 0, count: 16)
+        // Every location is defined: a forged handle (from a raw value) finds a free slot.
+        locations.initialize(repeating: SlotLocation(generation: 0, column: -1, row: -1), count: 16)
     }
 
     deinit {
@@ -136,6 +148,7 @@ final class PresentationTable {
         regrow(&raw.pointee.locations, keeping: old, capacity: newCapacity)
         regrow(&raw.pointee.pending, keeping: old, capacity: newCapacity)
         (pending + old).initialize(repeating: 0, count: newCapacity - old)
+        (locations + old).initialize(repeating: SlotLocation(generation: 0, column: -1, row: -1), count: newCapacity - old)
         raw.pointee.slotCapacity = newCapacity
     }
 
@@ -239,10 +252,12 @@ final class PresentationTable {
     }
 
     /// The value a live handle's row shows, or nil for a stale handle: a few loads from the raw
-    /// tables, no column object touched (no reference counting), the value built in place.
-    @inline(__always)
-    func presentationValue(of slot: SlotHandle) -> AnimationValue? {
-        guard let (kind, p) = row(of: slot) else { return nil }
+    /// tables, no column object touched (no reference counting), the value built in place
+    /// (inlinable: a host's read inlines to a few loads, and the value is built where the host
+    /// uses it).
+    @inlinable @inline(__always)
+    static func presentationValue(of slot: SlotHandle, in raw: UnsafeMutablePointer<RawTables>) -> AnimationValue? {
+        guard let (kind, p) = row(of: slot, in: raw) else { return nil }
         switch kind {
         case .scalar: return .scalar(p[0])
         case .point: return .point(Point(x: p[0], y: p[1]))
@@ -255,15 +270,15 @@ final class PresentationTable {
 
     /// The components a live handle's row shows, in place (valid until the store next changes
     /// or the next frame), or nil for a stale handle.
-    @inline(__always)
-    func components(of slot: SlotHandle) -> UnsafeBufferPointer<Double>? {
-        guard let (kind, p) = row(of: slot) else { return nil }
+    @inlinable @inline(__always)
+    static func components(of slot: SlotHandle, in raw: UnsafeMutablePointer<RawTables>) -> UnsafeBufferPointer<Double>? {
+        guard let (kind, p) = row(of: slot, in: raw) else { return nil }
         return UnsafeBufferPointer(start: p, count: kind.componentCount)
     }
 
     /// A live handle's value kind and row.
-    @inline(__always)
-    private func row(of slot: SlotHandle) -> (ValueKind, UnsafeMutablePointer<Double>)? {
+    @inlinable @inline(__always)
+    static func row(of slot: SlotHandle, in raw: UnsafeMutablePointer<RawTables>) -> (ValueKind, UnsafeMutablePointer<Double>)? {
         let tables = raw.pointee
         let i = Int(slot.index)
         guard i >= 0, i < tables.slotCapacity else { return nil }
@@ -312,7 +327,7 @@ final class PresentationTable {
     }
 
     /// A value of `kind` from the components at `source`.
-    @inline(__always)
+    @inlinable @inline(__always)
     static func read(_ kind: ValueKind, from s: UnsafePointer<Double>) -> AnimationValue {
         switch kind {
         case .scalar: return .scalar(s[0])
