@@ -20,10 +20,9 @@ import Synchronization
 /// ``Configuration/parallelThreshold`` tracks one thread runs everything; above it the chunks run
 /// on every core (``Configuration/Scheduler``).
 ///
-/// A steady-state frame — no tracks added or removed since the last, none reaped — allocates
-/// nothing with the worker pool: plans, event and change storage and scratch are sized when the
-/// store changes. (A frame that reaps may allocate while the store reconfigures the tracks left
-/// on a composed slot.)
+/// With the worker pool a frame allocates nothing once the store's capacities are reached —
+/// frames that reap and frames after adds and removals included: plans, event and change storage
+/// and scratch grow only when the store outgrows them.
 public final class FrameEvaluator: ParallelJob {
     /// How a frame is cut and run.
     public struct Configuration: Sendable {

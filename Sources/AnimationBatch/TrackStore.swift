@@ -326,7 +326,7 @@ public final class TrackStore {
     private func freeSlot(_ s: Int32) {
         let layer = slots[Int(s)].layer
         slotByKey[SlotKey(layer: layer, property: slots[Int(s)].property)] = nil
-        layerRecords[layer]?.slots.removeAll { $0 == s }
+        changeLayerRecord(layer) { $0.slots.removeAll { $0 == s } }
         if let moved = table.removeSlot(s) { markDirty(moved) }   // its row moved
         markDirty(s)
         slots[Int(s)].alive = false
@@ -335,11 +335,15 @@ public final class TrackStore {
         slots[Int(s)].generation &+= 1
         freeSlots.append(s)
         version += 1
-        forgetLayerIfEmpty(layer)
     }
 
-    private func forgetLayerIfEmpty(_ layer: LayerID) {
-        if let record = layerRecords[layer], record.slots.isEmpty, record.animations.isEmpty { layerRecords[layer] = nil }
+    /// Changes `layer`'s record, and forgets it once it holds neither slots nor animations. Taken
+    /// out and put back rather than changed through the dictionary's subscript: that accessor's
+    /// frame is allocated on the heap (three allocations per reaped animation, in a frame).
+    private func changeLayerRecord(_ layer: LayerID, _ change: (inout LayerRecord) -> Void) {
+        guard var record = layerRecords.removeValue(forKey: layer) else { return }
+        change(&record)
+        if !record.slots.isEmpty || !record.animations.isEmpty { layerRecords[layer] = record }
     }
 
     // MARK: Animations
@@ -436,15 +440,17 @@ public final class TrackStore {
     private func free(animation a: Int32) {
         let layer = animations[Int(a)].layer
         removeContents(of: a)
-        if let key = animations[Int(a)].key, layerRecords[layer]?.keys[key] == a { layerRecords[layer]?.keys[key] = nil }
-        layerRecords[layer]?.animations.removeAll { $0 == a }
+        let key = animations[Int(a)].key
+        changeLayerRecord(layer) { record in
+            if let key, record.keys[key] == a { record.keys[key] = nil }
+            record.animations.removeAll { $0 == a }
+        }
         animations[Int(a)].alive = false
         animations[Int(a)].animation = nil
         animations[Int(a)].key = nil
         animations[Int(a)].hasFinished = false
         animations[Int(a)].generation &+= 1
         freeAnimations.append(a)
-        forgetLayerIfEmpty(layer)
     }
 
     /// The animation behind a handle, as added (nil for a stale handle).
@@ -873,14 +879,12 @@ public final class TrackStore {
         case let basic as BasicBatch:
             let a = animation as! BasicAnimation
             let (start, end) = a.resolvedEndpoints(base: base) ?? (base, base)
-            basic.setValues(i, start: ValueStorage.floats(start), delta: ValueStorage.floats(end.difference(from: start)),
-                            cumulative: a.isCumulative)
+            basic.setValues(i, start: start, delta: end.difference(from: start), cumulative: a.isCumulative)
             dependsOnBase = a.dependsOnBase
         case let springs as SpringBatch:
             let s = animation as! SpringAnimation
             let (start, end) = s.resolvedEndpoints(base: base) ?? (base, base)
-            springs.setValues(i, start: ValueStorage.floats(start), delta: ValueStorage.floats(end.difference(from: start)),
-                              cumulative: s.isCumulative)
+            springs.setValues(i, start: start, delta: end.difference(from: start), cumulative: s.isCumulative)
             dependsOnBase = s.dependsOnBase
         case let reference as ReferenceBatch:
             if let function = animation.valueFunction {
@@ -897,7 +901,7 @@ public final class TrackStore {
             break
         }
         if exclusive {
-            batch.base.set(i, ValueStorage.floats(model))
+            ValueStorage.store(model, into: batch.base, at: i)
         } else {
             batch.base.clear(i)
         }

@@ -12,7 +12,9 @@ enum WorkerPoolInfo {
     static var processorCount: Int { max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))) }
 }
 
-@Suite("Steady-state frames allocate nothing (design.md)")
+// Serialized: the counter is one for the process, so two of these tests at once would count each
+// other's allocations.
+@Suite("Steady-state frames allocate nothing (design.md)", .serialized)
 struct AllocationTests {
     @Test("the counter sees allocations")
     func counterWorks() {
@@ -35,9 +37,8 @@ struct AllocationTests {
         defer { allocation_counter_include_thread(0) }
         let started = Atomic<Int>(0)
         for threads in [1, 0] {
-            // Steady state: nothing added or removed between these frames, so reaping is off (a
-            // frame that reaps changes the store; reconfiguring a composed slot's remaining
-            // tracks still allocates, see the AnimationBatch overview).
+            // Steady state: nothing added or removed between these frames, so reaping is off (the
+            // churn test below counts frames that reap).
             let configuration = FrameEvaluator.Configuration(parallelThreshold: 0, chunksPerBatch: 4, maximumThreads: threads,
                                                              reapsFinishedAnimations: false) { _ in
                 allocation_counter_include_thread(1)
@@ -56,5 +57,57 @@ struct AllocationTests {
         }
         // The workers (one fewer than the processors) started and were counted.
         #expect(started.load(ordering: .relaxed) == WorkerPoolInfo.processorCount - 1)
+    }
+
+    /// Churn: every round adds the same animations again (removed on completion, begun at the
+    /// round's start), replaces and removes some between frames, lets frames reap the finished
+    /// ones and removes what repeats for ever. Only the frames are counted — adding compiles and
+    /// allocates — from the fourth round on, when every capacity has been reached (measured: the third
+    /// round's frames still made two allocations, capacities growing).
+    @Test("frames after churn — reaping, adds, replacements, removals — allocate nothing once capacities are reached (optimised builds)",
+          .enabled(if: TestScale.isFull))
+    func churnFramesDoNotAllocate() throws {
+        guard allocation_counter_available() == 1 else { return }
+        var random = RandomAnimations(seed: 9)
+        let layers = (0..<TestScale.count(debug: 60, release: 1_500)).map { random.layer(LayerID(UInt64($0 + 1))) }
+        let store = TrackStore()
+        for layer in layers {
+            for (property, value) in layer.model { try store.setModelValue(value, layer: layer.layer, property: property) }
+        }
+        allocation_counter_include_thread(1)
+        defer { allocation_counter_include_thread(0) }
+        let evaluator = FrameEvaluator(store: store, configuration: .init(parallelThreshold: 0, chunksPerBatch: 4, maximumThreads: 1))
+        var counted = 0, reaped = 0, total = 0
+        for round in 0..<6 {
+            let start = Double(round) * 20
+            var handles: [AnimationHandle] = []
+            for layer in layers {
+                for animation in layer.animations {
+                    var a = animation
+                    a.isRemovedOnCompletion = true
+                    a.timing.beginTime += start
+                    handles.append(try store.add(a, layer: layer.layer))
+                }
+            }
+            for (k, handle) in handles.enumerated() {
+                if k % 10 == 3, let animation = store.animation(handle) { try store.replace(handle, with: animation) }
+                if k % 7 == 5 { store.remove(handle) }
+            }
+            for f in 0..<160 {
+                let before = store.animationCount
+                allocation_counter_start_included_threads()
+                evaluator.evaluate(at: start + Double(f) / 8)
+                let allocations = allocation_counter_stop()
+                if round >= 3 {
+                    total += allocations
+                    counted += 1
+                    reaped += before - store.animationCount
+                }
+            }
+            for layer in layers { store.removeAllAnimations(layer: layer.layer) }
+            evaluator.evaluate(at: start + 20)
+        }
+        #expect(reaped > 0, "the counted frames reaped animations")
+        #expect(total == 0, "\(total) allocations in \(counted) frames after churn")
     }
 }

@@ -43,9 +43,11 @@ final class BasicBatch: TrackBatch {
         delta.clear(i)
     }
 
-    func setValues(_ i: Int, start s: [Float], delta d: [Float], cumulative isCumulative: Bool) {
-        start.set(i, s)
-        delta.set(i, d)
+    /// Sets track `i`'s start and change (values of the batch's width; allocation-free, so that a
+    /// frame that reaps can reconfigure the tracks left on a slot).
+    func setValues(_ i: Int, start s: AnimationValue, delta d: AnimationValue, cumulative isCumulative: Bool) {
+        ValueStorage.store(s, into: start, at: i)
+        ValueStorage.store(d, into: delta, at: i)
         setFlag(i, CompiledTiming.cumulative, isCumulative)
     }
 

@@ -116,9 +116,10 @@ final class KeyframeBatch: TrackBatch {
         _ = records.append([Float](repeating: 0, count: 16))   // the padding lanes' record
     }
 
-    private var intColumns: [Column<Int32>] { [recordOffset, count1, count2, cursor] }
-    private var cacheColumns: [Column<Float>] { [validFrom, validUntil, t0, t1, inverseWidth] }
-    private var cacheVectors: [VectorColumns] { [v0, v1, d, s] }
+    private lazy var intColumns: [Column<Int32>] = [recordOffset, count1, count2, cursor]
+    // Listed once: arrays built per removal allocated in frames that reap.
+    private lazy var cacheColumns: [Column<Float>] = [validFrom, validUntil, t0, t1, inverseWidth]
+    private lazy var cacheVectors: [VectorColumns] = [v0, v1, d, s]
 
     override func reserveSpecific(_ needed: Int, count: Int) {
         cumulativeDelta.reserve(needed, count: count)

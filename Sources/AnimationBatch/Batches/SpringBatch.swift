@@ -53,24 +53,29 @@ final class SpringBatch: TrackBatch {
     override func reserveSpecific(_ needed: Int, count: Int) {
         start.reserve(needed, count: count)
         delta.reserve(needed, count: count)
-        for c in [rate, frequency, coefficient] { c.reserve(needed, count: count) }
+        for c in springColumns { c.reserve(needed, count: count) }
     }
+
+    // Listed once: an array built per removal may allocate in frames that reap.
+    private lazy var springColumns: [Column<Float>] = [rate, frequency, coefficient]
 
     override func moveSpecific(_ from: Int, to: Int) {
         start.move(from, to: to)
         delta.move(from, to: to)
-        for c in [rate, frequency, coefficient] { c[to] = c[from] }
+        for c in springColumns { c[to] = c[from] }
     }
 
     override func clearSpecific(_ i: Int) {
         start.clear(i)
         delta.clear(i)
-        for c in [rate, frequency, coefficient] { c[i] = c.fill }
+        for c in springColumns { c[i] = c.fill }
     }
 
-    func setValues(_ i: Int, start s: [Float], delta d: [Float], cumulative isCumulative: Bool) {
-        start.set(i, s)
-        delta.set(i, d)
+    /// Sets track `i`'s start and change (values of the batch's width; allocation-free, so that a
+    /// frame that reaps can reconfigure the tracks left on a slot).
+    func setValues(_ i: Int, start s: AnimationValue, delta d: AnimationValue, cumulative isCumulative: Bool) {
+        ValueStorage.store(s, into: start, at: i)
+        ValueStorage.store(d, into: delta, at: i)
         setFlag(i, CompiledTiming.cumulative, isCumulative)
     }
 

@@ -143,7 +143,9 @@ class TrackBatch {
     /// Blocks of 16 covering the tracks.
     var blockCount: Int { (count + 15) / 16 }
 
-    private var doubleColumns: [Column<Double>] { [beginTime, speed, timeOffset, duration, activeDuration, endProgress] }
+    /// The timing's Double columns, listed once (an array built per removal allocated in frames
+    /// that reap).
+    private lazy var doubleColumns: [Column<Double>] = [beginTime, speed, timeOffset, duration, activeDuration, endProgress]
 
     // MARK: Storage (subclasses extend)
 
