@@ -387,9 +387,15 @@ public final class TrackStore {
     ///
     /// - Throws: `AnimationError` for an invalid animation (the old one stays), or naming
     ///   `handle` when it is stale.
+    ///
+    /// Retargeting — a basic or spring animation replaced by one of the same type on the same key
+    /// path with values of the same kind (new values, timing, timing function, spring
+    /// parameters in the same regime) — keeps the track and rewrites its columns in place: no
+    /// recompilation, no change to the frame's plan.
     @discardableResult
     public func replace(_ handle: AnimationHandle, with animation: any Animation) throws -> AnimationHandle {
         guard let a = resolve(handle) else { throw AnimationError(field: "handle", reason: "does not name a live animation") }
+        if let retargeted = try retarget(a, handle: handle, with: animation) { return retargeted }
         let record = animations[Int(a)]
         try check(animation, layer: record.layer)
         let finished = animations[Int(a)].hasFinished
@@ -400,6 +406,48 @@ public final class TrackStore {
         _ = try insert(animation, layer: record.layer, sequence: record.sequence, reusing: a)
         animations[Int(a)].key = record.key
         return AnimationHandle(index: a, generation: animations[Int(a)].generation)
+    }
+
+    /// ``replace(_:with:)`` in place when `animation` only retargets animation `a` (see there), or
+    /// nil when it does more. Validated like any animation: the key path and the values' kind are
+    /// the old animation's, which were checked against the slot when it was added.
+    private func retarget(_ a: Int32, handle: AnimationHandle, with animation: any Animation) throws -> AnimationHandle? {
+        guard animations[Int(a)].nodes.isEmpty, animations[Int(a)].tracks.count == 1 else { return nil }
+        let t = Int(animations[Int(a)].tracks[0])
+        guard let old = tracks[t].leaf?.animation, tracks[t].rotationSlot < 0 else { return nil }
+        let batch = batches[Int(tracks[t].batch)], i = Int(tracks[t].index)
+        let spring: SpringAnimation?
+        switch (animation, old, batch) {
+        case (let new as BasicAnimation, let old as BasicAnimation, is BasicBatch):
+            guard new.keyPath == old.keyPath, new.valueKind == old.valueKind, new.isAdditive == old.isAdditive,
+                  new.isCumulative == old.isCumulative, new.valueFunction == nil, old.valueFunction == nil else { return nil }
+            spring = nil
+        case (let new as SpringAnimation, let old as SpringAnimation, let springs as SpringBatch):
+            guard new.keyPath == old.keyPath, new.valueKind == old.valueKind, new.isAdditive == old.isAdditive,
+                  new.isCumulative == old.isCumulative, new.valueFunction == nil, old.valueFunction == nil,
+                  SpringRegime(dampingRatio: new.dampingRatio, omega0: new.undampedAngularFrequency) == springs.regime else { return nil }
+            spring = new
+        default:
+            return nil
+        }
+        try animation.validate()
+        let property = animation as! any PropertyAnimation   // both cases above are property animations
+        if !animations[Int(a)].hasFinished { pendingEvents.append(AnimationEvent(animation: handle, kind: .stopped, outcome: .replaced)) }
+        animations[Int(a)].generation &+= 1
+        animations[Int(a)].hasFinished = false
+        animations[Int(a)].animation = animation
+        animations[Int(a)].removedOnCompletion = animation.isRemovedOnCompletion
+        let retargeted = AnimationHandle(index: a, generation: animations[Int(a)].generation)
+        tracks[t].leaf = AnimationLeaf(animation: property)
+        batch.animationID[i] = retargeted.rawValue
+        batch.setTiming(i, CompiledTiming(property.timing, topLevel: true, removedOnCompletion: animation.isRemovedOnCompletion, group: -1),
+                        curve: property.timingFunction)
+        batch.state[i] = TrackState.neverEvaluated   // a new animation: it starts and ends anew (§8.1)
+        if let spring, let springs = batch as? SpringBatch {
+            springs.setSpring(i, omega0: spring.undampedAngularFrequency, zeta: spring.dampingRatio, initialVelocity: spring.initialVelocity)
+        }
+        configure(track: Int32(t))
+        return retargeted
     }
 
     /// Removes an animation; its stop event (with `outcome`, `.removed` by default) comes with the

@@ -279,3 +279,76 @@ extension Measure {
                            changedPerFrame: Double(changed) / Double(max(1, count)))
     }
 }
+
+/// What changing animations costs a host (design.md, "End-to-end frame"; issue "The whole frame",
+/// cheap change): retargeting a share of the layers between frames, and every layer at once.
+public struct ChurnFigures: Sendable, Codable {
+    /// Layers (one animation each).
+    public var properties: Int
+    /// Animations replaced before each measured frame.
+    public var retargetedPerFrame: Int
+    public var threads: Int
+    /// Frames right after the retargets (the frame only: `evaluate(at:)`).
+    public var frameAfterRetarget: FrameStatistics
+    /// Frames without retargets, the same run, alternating with them.
+    public var frameAlone: FrameStatistics
+    /// One `TrackStore.replace(_:with:)`, on average over the frames' retargets.
+    public var replaceNanoseconds: Double
+    /// Every layer's animation replaced in one go, on the calling thread.
+    public var retargetAllSeconds: Double
+    /// The frame after that.
+    public var frameAfterRetargetAllSeconds: Double
+}
+
+extension Measure {
+    /// Retargets `fraction` of `workload`'s layers before every other frame — each animation
+    /// replaced by itself begun at the frame's time (a restart: compiled anew) — and times those
+    /// frames against the frames between; then replaces every layer's animation at once. Changes
+    /// the store (every animation gets a new handle): run it after the other measurements.
+    public static func churn(_ workload: W2Workload, evaluator: FrameEvaluator, frames count: Int, threads: Int,
+                             fraction: Double = 0.01) throws -> ChurnFigures {
+        let store = evaluator.store
+        evaluator.configuration.maximumThreads = threads
+        evaluator.configuration.parallelThreshold = threads > 1 ? 0 : Int.max
+        var handles = workload.layers.map { store.animations(of: $0.layer).first! }
+        let originals = workload.layers.map { $0.animations[0] }
+        let perFrame = max(1, Int(Double(handles.count) * fraction))
+        var cursor = 0
+        func retarget(_ i: Int, at t: Double) throws {
+            var animation = originals[i]
+            animation.timing.beginTime = t
+            handles[i] = try store.replace(handles[i], with: animation)
+        }
+        evaluator.evaluate(at: -1)
+        var after: [Double] = [], alone: [Double] = [], replaceTotal = 0.0, replaced = 0
+        for (k, t) in W2Workload.frameTimes(count).enumerated() {
+            if k % 2 == 0 {
+                let start = nanoseconds()
+                for _ in 0..<perFrame {
+                    try retarget(cursor % handles.count, at: t)
+                    cursor += 1
+                }
+                replaceTotal += Double(nanoseconds() - start)
+                replaced += perFrame
+                let frame = nanoseconds()
+                evaluator.evaluate(at: t)
+                after.append(Double(nanoseconds() - frame) / 1e9)
+            } else {
+                let frame = nanoseconds()
+                evaluator.evaluate(at: t)
+                alone.append(Double(nanoseconds() - frame) / 1e9)
+            }
+        }
+        let t = Double(count) / 60
+        let start = nanoseconds()
+        for i in handles.indices { try retarget(i, at: t) }
+        let all = Double(nanoseconds() - start) / 1e9
+        let frame = nanoseconds()
+        evaluator.evaluate(at: t)
+        let frameAfterAll = Double(nanoseconds() - frame) / 1e9
+        return ChurnFigures(properties: handles.count, retargetedPerFrame: perFrame, threads: threads,
+                            frameAfterRetarget: FrameStatistics(after), frameAlone: FrameStatistics(alone),
+                            replaceNanoseconds: replaceTotal / Double(max(1, replaced)), retargetAllSeconds: all,
+                            frameAfterRetargetAllSeconds: frameAfterAll)
+    }
+}

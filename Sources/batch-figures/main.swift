@@ -39,6 +39,7 @@ struct Report: Codable {
     var speedupOverReference2Threads: Double
     var scalingOneToTwoThreads: Double
     var reads: [ReadFigures]
+    var churn: [ChurnFigures]
 }
 
 log("build: \(BuildInfo.summary); processors: \(ProcessInfo.processInfo.activeProcessorCount)")
@@ -83,10 +84,20 @@ for threads in [1, 2] {
                threads, r.values, r.bulkNanosecondsPerValue, r.valueOfNanosecondsPerCall, r.endToEnd.p50Seconds * 1e3,
                r.frameAlone.p50Seconds * 1e3, r.endToEnd.p50Seconds / r.frameAlone.p50Seconds, r.changedPerFrame))
 }
+// Last: it replaces every animation (new handles).
+var churn: [ChurnFigures] = []
+for threads in [1, 2] {
+    let c = try Measure.churn(w2Workload, evaluator: evaluator, frames: frames, threads: threads)
+    churn.append(c)
+    log(String(format: "churn, %d thread(s), %d of %d animations replaced before every other frame: frame after p50 %.3f ms against %.3f ms without (%.2f×), %.0f ns per replace; all %d replaced in %.1f ms, the frame after %.3f ms",
+               threads, c.retargetedPerFrame, c.properties, c.frameAfterRetarget.p50Seconds * 1e3, c.frameAlone.p50Seconds * 1e3,
+               c.frameAfterRetarget.p50Seconds / c.frameAlone.p50Seconds, c.replaceNanoseconds, c.properties,
+               c.retargetAllSeconds * 1e3, c.frameAfterRetargetAllSeconds * 1e3))
+}
 if json {
     let report = Report(build: BuildInfo.summary, processors: ProcessInfo.processInfo.activeProcessorCount, w1: w1, w2: w2,
                         reference: reference, referenceFrameSecondsEstimate: referenceFrame,
-                        speedupOverReference2Threads: speedup, scalingOneToTwoThreads: scaling, reads: reads)
+                        speedupOverReference2Threads: speedup, scalingOneToTwoThreads: scaling, reads: reads, churn: churn)
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
     print(String(data: try encoder.encode(report), encoding: .utf8)!)

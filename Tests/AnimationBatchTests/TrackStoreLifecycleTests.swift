@@ -75,6 +75,58 @@ struct TrackStoreLifecycleTests {
         #expect(throws: AnimationError.self) { try store.replace(old, with: fade()) }
     }
 
+    @Test("retargeting in place (same type, key path and value kind) agrees with the reference and reports like any replace")
+    func retargetInPlace() throws {
+        let store = TrackStore(), layer = LayerID(1)
+        try store.setModelValue(.point(Point(x: 5, y: 5)), layer: layer, property: "position")
+        try store.setModelValue(0.5, layer: layer, property: "opacity")
+        var move = BasicAnimation(keyPath: "position", from: Point.zero, to: Point(x: 100, y: 0), duration: 2)
+        move.timingFunction = TimingFunction(name: .easeIn)
+        var bounce = SpringAnimation(keyPath: "opacity")
+        (bounce.fromValue, bounce.toValue, bounce.stiffness, bounce.damping) = (0, 1, 200, 12)
+        bounce.duration = bounce.settlingDuration
+        move.isRemovedOnCompletion = false   // still there after the checks below
+        bounce.isRemovedOnCompletion = false
+        let moving = try store.add(move, layer: layer, forKey: "move")
+        let springing = try store.add(bounce, layer: layer)
+        let evaluator = FrameEvaluator(store: store)
+        _ = events(evaluator, at: 0.5)
+        let tracks = store.trackCount
+        // New targets, timing and curve; the spring stays in its regime (underdamped).
+        var retargeted = move
+        (retargeted.toValue, retargeted.beginTime, retargeted.duration) = (.point(Point(x: -40, y: 60)), 0.5, 1)
+        retargeted.timingFunction = TimingFunction(name: .easeOut)
+        retargeted.isAdditive = false
+        var rebounced = bounce
+        (rebounced.toValue, rebounced.beginTime, rebounced.stiffness) = (0.2, 0.5, 300)
+        rebounced.duration = rebounced.settlingDuration
+        let newMove = try store.replace(moving, with: retargeted)
+        let newSpring = try store.replace(springing, with: rebounced)
+        #expect(store.trackCount == tracks && newMove != moving && store.animation(moving) == nil && store.key(of: newMove) == "move")
+        #expect(events(evaluator, at: 0.6) == [AnimationEvent(animation: moving, kind: .stopped, outcome: .replaced),
+                                               AnimationEvent(animation: springing, kind: .stopped, outcome: .replaced),
+                                               AnimationEvent(animation: newMove, kind: .started),
+                                               AnimationEvent(animation: newSpring, kind: .started)])
+        for t in [0.6, 0.9, 1.2, 1.6, 3.0] {
+            evaluator.evaluate(at: t)
+            let model: [String: AnimationValue] = ["position": .point(Point(x: 5, y: 5)), "opacity": 0.5]
+            let expected = ReferenceEvaluator.presentationValues(model: model, animations: [retargeted, rebounced], at: t)
+            for property in ["position", "opacity"] {
+                let shown = try #require(evaluator.value(layer: layer, property: property))
+                #expect(PrecisionTable.maxDifference(shown, expected[property]!) < 1e-3, "\(property) at \(t): \(shown) vs \(expected[property]!)")
+            }
+        }
+        // Anything more than a retarget (another key path, kind or type) takes the general path.
+        var fade = BasicAnimation(keyPath: "opacity", from: 0, to: 1, duration: 1)
+        fade.beginTime = 3
+        let faded = try store.replace(newSpring, with: fade)
+        #expect(store.animation(faded) != nil && store.animation(newSpring) == nil)
+        var invalid = retargeted
+        invalid.duration = .infinity
+        #expect(throws: AnimationError.self) { try store.replace(newMove, with: invalid) }
+        #expect(store.animation(newMove) != nil, "an invalid retarget leaves the animation in place")
+    }
+
     @Test("§1.4 an animation removed on completion is reaped in the frame that finishes it")
     func removedOnCompletionIsReaped() throws {
         let store = TrackStore(), layer = LayerID(1)
