@@ -896,10 +896,10 @@ public final class TrackStore {
     /// kernel output (with the model as fallback) is the presentation value. Other animated slots
     /// are composed each frame (semantics §8.4).
     func isExclusive(slot s: Int32) -> Bool {
-        let entries = slots[Int(s)].entries
-        guard entries.count == 1, !entries[0].isRotation else { return false }
-        let track = tracks[Int(entries[0].track)]
-        return track.field == nil && track.valueFunction == nil
+        // Fields read in place: copying a record retains its animation and arrays.
+        guard slots[Int(s)].entries.count == 1, !slots[Int(s)].entries[0].isRotation else { return false }
+        let t = Int(slots[Int(s)].entries[0].track)
+        return tracks[t].field == nil && tracks[t].valueFunction == nil
     }
 
     /// After a slot's entries changed: its tracks are reconfigured to match its classification;
@@ -913,14 +913,13 @@ public final class TrackStore {
     /// Writes the model-dependent columns of a track: §4.1 endpoints over the model, and for an
     /// exclusive track the model as its fallback (and additive base).
     private func configure(track t: Int32) {
-        let record = tracks[Int(t)]
-        guard let leaf = record.leaf else { return }
-        let animation = leaf.animation
-        let exclusive = isExclusive(slot: record.slot)
-        let model = slots[Int(record.slot)].model
-        let base = record.field?.get(from: model) ?? model
-        let batch = batches[Int(record.batch)]
-        let i = Int(record.index)
+        guard let animation = tracks[Int(t)].leaf?.animation else { return }
+        let slot = tracks[Int(t)].slot, field = tracks[Int(t)].field
+        let exclusive = isExclusive(slot: slot)
+        let model = slots[Int(slot)].model
+        let base = field?.get(from: model) ?? model
+        let batch = batches[Int(tracks[Int(t)].batch)]
+        let i = Int(tracks[Int(t)].index)
 
         var dependsOnBase = false
         switch batch {
