@@ -457,20 +457,28 @@ public func aeEngineReadValue(_ pointer: OpaquePointer?, _ layer: UInt64, _ prop
     }
 }
 
+/// What the entries that copy into a caller's array share: the count is reported first (so that a
+/// caller can size its array with a first call of capacity 0), a negative capacity is an error,
+/// and `out` is required only when something is to be written.
+private func read<Element>(into out: UnsafeMutablePointer<Element>?, capacity: Int, count: Int, outCount: UnsafeMutablePointer<Int>?,
+                           _ write: (UnsafeMutablePointer<Element>) throws -> Void) throws {
+    outCount?.pointee = count
+    guard capacity >= 0 else { throw CError(status: AE_ERROR_OUT_OF_RANGE, message: "capacity is negative") }
+    guard capacity > 0 else { return }
+    try write(try required(out, "out"))
+}
+
 /// The C function `ae_engine_read_events` (documented in `animation_engine.h`).
 @_cdecl("ae_engine_read_events")
 public func aeEngineReadEvents(_ pointer: OpaquePointer?, _ out: UnsafeMutablePointer<ae_event>?, _ capacity: Int,
                                _ outCount: UnsafeMutablePointer<Int>?) -> ae_status {
     call {
-        let engine = try engine(pointer)
-        let events = engine.evaluator.events
-        outCount?.pointee = events.count
-        guard capacity >= 0 else { throw CError(status: AE_ERROR_OUT_OF_RANGE, message: "capacity is negative") }
-        guard capacity > 0 else { return }
-        let out = try required(out, "out")
-        for (i, event) in events.prefix(capacity).enumerated() {
-            out[i] = ae_event(animation: event.animation.rawValue, kind: event.kind == .started ? 0 : 1,
-                              outcome: event.outcome.map { Int32($0.rawValue) } ?? -1)
+        let events = try engine(pointer).evaluator.events
+        try read(into: out, capacity: capacity, count: events.count, outCount: outCount) { out in
+            for (i, event) in events.prefix(capacity).enumerated() {
+                out[i] = ae_event(animation: event.animation.rawValue, kind: event.kind == .started ? 0 : 1,
+                                  outcome: event.outcome.map { Int32($0.rawValue) } ?? -1)
+            }
         }
     }
 }
@@ -521,16 +529,14 @@ public func aeEngineReadChanges(_ pointer: OpaquePointer?, _ out: UnsafeMutableP
     call {
         let engine = try engine(pointer)
         let changes = engine.evaluator.changedSlots
-        outCount?.pointee = changes.count
-        guard capacity >= 0 else { throw CError(status: AE_ERROR_OUT_OF_RANGE, message: "capacity is negative") }
-        guard capacity > 0 else { return }
-        let out = try required(out, "out")
-        var written = 0
-        for slot in changes where written < capacity {
-            // A slot removed since the frame has no place any more: it is skipped.
-            guard let place = engine.store.presentationPlace(of: slot), let layer = engine.store.key(of: slot)?.layer else { continue }
-            out[written] = ae_change(layer: layer.rawValue, property: UInt32(place.column), row: UInt32(place.row))
-            written += 1
+        try read(into: out, capacity: capacity, count: changes.count, outCount: outCount) { out in
+            var written = 0
+            for slot in changes where written < capacity {
+                // A slot removed since the frame has no place any more: it is skipped.
+                guard let place = engine.store.presentationPlace(of: slot), let layer = engine.store.key(of: slot)?.layer else { continue }
+                out[written] = ae_change(layer: layer.rawValue, property: UInt32(place.column), row: UInt32(place.row))
+                written += 1
+            }
         }
     }
 }
