@@ -7,7 +7,7 @@ import Synchronization
 /// value changed, and the frame's events (design.md, "Chunks over cores").
 ///
 /// A frame brings the store's plan up to date with the changes since the last frame
-/// (``TrackStore/updatePlan()``: O(what changed), never a replan of everything), then runs four
+/// (O(what changed), never a replan of everything), then runs four
 /// stages: group timing nodes (parents first, scalar; semantics §2.7, §7); the kernels over every
 /// batch, cut into contiguous chunks of whole 16-track blocks (64-byte aligned, so no two chunks
 /// share a cache line), each chunk then copying its exclusive tracks' values into the store's
