@@ -221,4 +221,24 @@ struct PresentationTableTests {
         }
         #expect(evaluator.value(of: SlotHandle(rawValue: .max)) == nil)
     }
+
+    @Test("the changed set is exact for values the reference evaluates (a whole-transform animation held at its end)")
+    func changedSetForReferenceTracks() throws {
+        let store = TrackStore(), layer = LayerID(1)
+        let slot = try store.setModelValue(.transform(.identity), layer: layer, property: "transform")
+        var turn = BasicAnimation(keyPath: "transform", from: Transform3D.identity,
+                                  to: Transform3D.rotation(angle: 1, x: 0, y: 0, z: 1), duration: 1)
+        turn.fillMode = .forwards
+        turn.isRemovedOnCompletion = false
+        try store.add(turn, layer: layer)
+        let evaluator = FrameEvaluator(store: store)
+        evaluator.evaluate(at: 0.5)
+        #expect(Array(evaluator.changedSlots) == [slot])
+        evaluator.evaluate(at: 0.6)
+        #expect(Array(evaluator.changedSlots) == [slot])
+        evaluator.evaluate(at: 2)
+        #expect(Array(evaluator.changedSlots) == [slot], "the end value")
+        evaluator.evaluate(at: 3)
+        #expect(evaluator.changedSlots.isEmpty, "held: the same bits")
+    }
 }

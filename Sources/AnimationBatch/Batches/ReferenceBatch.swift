@@ -96,7 +96,9 @@ final class ReferenceBatch: TrackBatch {
                     continue
                 }
                 ValueStorage.store(shown, into: outputs, at: t)
-                changed[t] = 1   // few tracks: the frame compares their rows itself
+                // Forced: the frame compares these few rows itself, so that the changed set lists
+                // only values whose bits changed.
+                changed[t] |= TrackBatch.forced
             }
         }
     }

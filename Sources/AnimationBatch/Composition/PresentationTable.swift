@@ -258,14 +258,7 @@ final class PresentationTable {
     @inlinable @inline(__always)
     static func presentationValue(of slot: SlotHandle, in raw: UnsafeMutablePointer<RawTables>) -> AnimationValue? {
         guard let (kind, p) = row(of: slot, in: raw) else { return nil }
-        switch kind {
-        case .scalar: return .scalar(p[0])
-        case .point: return .point(Point(x: p[0], y: p[1]))
-        case .size: return .size(Size(width: p[0], height: p[1]))
-        case .rect: return .rect(Rect(x: p[0], y: p[1], width: p[2], height: p[3]))
-        case .color: return .color(Color(red: p[0], green: p[1], blue: p[2], alpha: p[3]))
-        case .transform, .affineTransform: return Self.read(kind, from: p)
-        }
+        return Self.read(kind, from: p)
     }
 
     /// The components a live handle's row shows, in place (valid until the store next changes
