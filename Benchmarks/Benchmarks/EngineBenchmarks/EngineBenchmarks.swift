@@ -1,6 +1,7 @@
 // package-benchmark suites over design.md's standard workloads: W1 (timing curves), W2 at 10k,
-// 100k and 1M properties, W3 (the seed layers, through a scene until LayerTree's tick exists),
-// each kernel family alone, and the scalar reference on the same data — on 1 and 2 threads.
+// 100k and 1M properties, W2 with every value read in bulk and with 1 % retargeted per tick, W3
+// (the seed layers, through a scene until LayerTree's tick exists), each kernel family alone, and
+// the scalar reference on the same data — on 1 and 2 threads.
 // Metrics: wall clock, throughput and malloc count (a steady-state frame must count 0). The
 // instruction metric needs hardware counters, which these virtual machines do not expose:
 // `instruction-count` measures instructions per evaluation under callgrind instead.
@@ -23,6 +24,35 @@ struct W1State {
     var workload: W1Workload
     var batch: TimingCurveBatch
     var outputs: UnsafeMutableBufferPointer<Float>
+}
+
+/// The churn benchmark's state, kept across its runs: the store, its evaluator, every layer's
+/// current handle and the animation it retargets to.
+final class ChurnState {
+    let store: TrackStore
+    let evaluator: FrameEvaluator
+    var handles: [AnimationHandle]
+    let originals: [any Animation]
+    var cursor = 0
+    var frame = 1
+
+    init(_ workload: W2Workload) throws {
+        let store = try workload.makeStore()
+        self.store = store
+        evaluator = FrameEvaluator(store: store, configuration: .init(maximumThreads: 1))
+        handles = workload.layers.map { store.animations(of: $0.layer).first! }
+        originals = workload.layers.map { $0.animations[0] }
+        evaluator.evaluate(at: 0)
+    }
+
+    /// The next layer's animation replaced by itself begun at `t`.
+    func retargetNext(at t: Double) {
+        let i = cursor % handles.count
+        var animation = originals[i]
+        animation.timing.beginTime = t
+        handles[i] = (try? store.replace(handles[i], with: animation)) ?? handles[i]
+        cursor += 1
+    }
 }
 
 /// A frame benchmark: one frame per iteration, times stepping through 4 s at 60 Hz. The scaling
@@ -112,6 +142,60 @@ let benchmarks: @Sendable () -> Void = {
         benchmark.stopMeasurement()
     } setup: {
         W2Workload(properties: sample)
+    }
+
+    // What a host does each frame beside evaluating: every property's column copied out, as a
+    // renderer uploads it (W2 at 100k, 1 and 2 threads; the frame alone is "W2 frame" above).
+    let readSize = scaled(100_000)
+    for threads in [1, 2] {
+        Benchmark("W2 frame + bulk read (\(readSize) properties), \(threads) thread\(threads == 1 ? "" : "s")",
+                  configuration: .init(metrics: metrics, tags: ["threads": "\(threads)", "build": BuildInfo.summary],
+                                       timeUnits: .microseconds, warmupIterations: 3, scalingFactor: .one,
+                                       maxDuration: .seconds(2), maxIterations: 10_000)) { (benchmark: Benchmark, store: TrackStore) in
+            let evaluator = FrameEvaluator(store: store, configuration: .init(maximumThreads: threads))
+            evaluator.evaluate(at: 0)
+            let properties = store.presentationProperties
+            let largest = properties.compactMap { store.presentation(of: $0)?.values.count }.max() ?? 1
+            let staging = UnsafeMutablePointer<Double>.allocate(capacity: max(1, largest))
+            staging.initialize(repeating: 0, count: max(1, largest))
+            defer { staging.deallocate() }
+            var frame = 1
+            benchmark.startMeasurement()
+            for _ in benchmark.scaledIterations {
+                evaluator.evaluate(at: Double(frame % 240) / 60)
+                for property in properties {
+                    guard let column = store.presentation(of: property), let values = column.values.baseAddress else { continue }
+                    staging.update(from: values, count: column.values.count)
+                }
+                frame += 1
+            }
+            benchmark.stopMeasurement()
+            blackHole(staging[0])
+        } setup: {
+            try W2Workload(properties: readSize).makeStore()
+        }
+    }
+
+    // Changing animations: 1 % of W2's layers retargeted (each animation replaced by itself begun
+    // now, a recompilation for keyframe and path animations, in place for basic and spring ones),
+    // then the next evaluation — per iteration. Adding compiles and allocates by design.
+    let churnSize = scaled(100_000)
+    Benchmark("W2 retarget 1 % then evaluate (\(churnSize) properties), 1 thread",
+              configuration: .init(metrics: metrics, tags: ["threads": "1", "build": BuildInfo.summary],
+                                   timeUnits: .microseconds, warmupIterations: 3, scalingFactor: .one,
+                                   maxDuration: .seconds(2), maxIterations: 10_000)) { (benchmark: Benchmark, churn: ChurnState) in
+        let perTick = max(1, churn.handles.count / 100)
+        benchmark.startMeasurement()
+        for _ in benchmark.scaledIterations {
+            let t = Double(churn.frame % 240) / 60
+            for _ in 0..<perTick { churn.retargetNext(at: t) }
+            churn.evaluator.evaluate(at: t)
+            churn.frame += 1
+        }
+        benchmark.stopMeasurement()
+        blackHole(churn.evaluator.time)
+    } setup: {
+        try ChurnState(W2Workload(properties: churnSize))
     }
 
     // Each kernel family alone (200k properties), 1 thread.
