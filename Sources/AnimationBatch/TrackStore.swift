@@ -446,7 +446,14 @@ public final class TrackStore {
         if let spring, let springs = batch as? SpringBatch {
             springs.setSpring(i, omega0: spring.undampedAngularFrequency, zeta: spring.dampingRatio, initialVelocity: spring.initialVelocity)
         }
+        let op = tracks[Int(t)].op
         configure(track: Int32(t))
+        // A composed slot's plan depends on how the track composes (a to-only animation over the
+        // value beneath is recomputed, §4.1): replan it when that changed.
+        switch (op, tracks[t].op) {
+        case (.value, .value), (.recompute, .recompute): break
+        default: markDirty(tracks[t].slot)
+        }
         return retargeted
     }
 

@@ -127,6 +127,31 @@ struct TrackStoreLifecycleTests {
         #expect(store.animation(newMove) != nil, "an invalid retarget leaves the animation in place")
     }
 
+    @Test("§4.1 a retarget on a composed slot that becomes to-only composes over the value beneath")
+    func retargetChangesHowATrackComposes() throws {
+        let store = TrackStore(), layer = LayerID(1)
+        try store.setModelValue(.point(Point(x: 5, y: 5)), layer: layer, property: "position")
+        var x = BasicAnimation(keyPath: "position.x", from: 0, to: 50, duration: 2)
+        x.isRemovedOnCompletion = false
+        var move = BasicAnimation(keyPath: "position", from: Point.zero, to: Point(x: 100, y: 100), duration: 2)
+        move.isRemovedOnCompletion = false
+        try store.add(x, layer: layer)
+        let moving = try store.add(move, layer: layer)
+        let evaluator = FrameEvaluator(store: store)
+        evaluator.evaluate(at: 0.5)
+        var toOnly = move
+        toOnly.fromValue = nil   // from the value beneath (§4.1): recomputed each frame
+        toOnly.toValue = .point(Point(x: -20, y: 40))
+        try store.replace(moving, with: toOnly)
+        for t in [0.5, 1.0, 1.5] {
+            evaluator.evaluate(at: t)
+            let expected = ReferenceEvaluator.presentationValue(ofProperty: "position", model: .point(Point(x: 5, y: 5)),
+                                                                animations: [x, toOnly], at: t)
+            let shown = try #require(evaluator.value(layer: layer, property: "position"))
+            #expect(PrecisionTable.maxDifference(shown, expected) < 1e-3, "at \(t): \(shown) vs \(expected)")
+        }
+    }
+
     @Test("§1.4 an animation removed on completion is reaped in the frame that finishes it")
     func removedOnCompletionIsReaped() throws {
         let store = TrackStore(), layer = LayerID(1)
