@@ -102,6 +102,7 @@ public final class FrameEvaluator: ParallelJob {
     /// `changeBase`, and how many it listed.
     private var chunkChangeOffsets: [Int] = []
     private var chunkChangeCounts: UnsafeMutablePointer<Int>
+    private var chunkChangeCapacity = 1
     private var kernelChangeRegion = 0
     /// (first, end) fast slots of every composition chunk, where each lists its changes (relative
     /// to `changeBase`), and how many it listed.
@@ -205,12 +206,8 @@ public final class FrameEvaluator: ParallelJob {
             chunkChangeOffsets.append(kernelChangeRegion)
             kernelChangeRegion += 16 * Int(chunk.end - chunk.start)
         }
-        if chunks.count > chunkCapacity {
-            // Both per-chunk counts, grown together.
-            var capacity = chunkCapacity
-            Self.reserve(&chunkEventCounts, capacity: &capacity, chunks.count)
-            Self.reserve(&chunkChangeCounts, capacity: &chunkCapacity, chunks.count)
-        }
+        Self.reserve(&chunkEventCounts, capacity: &chunkCapacity, chunks.count)
+        Self.reserve(&chunkChangeCounts, capacity: &chunkChangeCapacity, chunks.count)
         let needed = eventsNeeded
         if needed > eventCapacity {
             eventStorage.deallocate()
@@ -420,12 +417,20 @@ public final class FrameEvaluator: ParallelJob {
 
     /// Moves the chunks' events down, in chunk order, to follow the pending and group events.
     private func gatherTrackEvents() {
-        for k in chunks.indices {
-            let source = eventStorage + trackEventBase + chunkEventOffsets[k]
-            // The destination never lies past the source: element by element, front to back.
-            for e in 0..<chunkEventCounts[k] {
-                eventStorage[eventCount] = source[e]
-                eventCount += 1
+        Self.gather(into: eventStorage, count: &eventCount, from: eventStorage + trackEventBase, offsets: chunkEventOffsets,
+                    counts: chunkEventCounts)
+    }
+
+    /// Moves what each chunk wrote into its region (`regions + offsets[k]`, `counts[k]` elements)
+    /// down to follow the first `count` elements of `storage`, in chunk order. The destination
+    /// never lies past the source: element by element, front to back.
+    private static func gather<T>(into storage: UnsafeMutablePointer<T>, count: inout Int, from regions: UnsafeMutablePointer<T>,
+                                  offsets: [Int], counts: UnsafeMutablePointer<Int>) {
+        for k in offsets.indices {
+            let source = regions + offsets[k]
+            for e in 0..<counts[k] {
+                storage[count] = source[e]
+                count += 1
             }
         }
     }
@@ -436,21 +441,11 @@ public final class FrameEvaluator: ParallelJob {
     private func compose() {
         let table = store.table
         run(.composition, count: compositionChunks.count)
-        // Gather the chunks' changes in chunk order (front to back: never past the source).
-        for k in chunks.indices {
-            let source = changeStorage + changeBase + chunkChangeOffsets[k]
-            for c in 0..<chunkChangeCounts[k] {
-                changeStorage[changeCount] = source[c]
-                changeCount += 1
-            }
-        }
-        for k in compositionChunks.indices {
-            let source = changeStorage + changeBase + compositionChangeOffsets[k]
-            for c in 0..<compositionCounts[k] {
-                changeStorage[changeCount] = source[c]
-                changeCount += 1
-            }
-        }
+        // The chunks' changes in chunk order: the kernel chunks', then the fast chunks'.
+        Self.gather(into: changeStorage, count: &changeCount, from: changeStorage + changeBase, offsets: chunkChangeOffsets,
+                    counts: chunkChangeCounts)
+        Self.gather(into: changeStorage, count: &changeCount, from: changeStorage + changeBase, offsets: compositionChangeOffsets,
+                    counts: compositionCounts)
         changeCount += store.composition.composeGeneral(store, time: time, pending: UnsafePointer(table.pending),
                                                         changes: changeStorage + changeCount)
         table.clearPendingChanges()

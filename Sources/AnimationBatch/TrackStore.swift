@@ -591,7 +591,7 @@ public final class TrackStore {
     /// ``presentationProperties`` and its row in that property's ``PresentationColumn``; nil for
     /// a stale handle.
     public func presentationPlace(of slot: SlotHandle) -> (column: Int, row: Int)? {
-        table.resolve(slot).map { (Int(table.locations[Int($0)].column), Int(table.locations[Int($0)].row)) }
+        PresentationTable.location(of: slot, in: table.raw).map { (Int($0.column), Int($0.row)) }
     }
 
     /// The properties that have a presentation column, in the order they first appeared.

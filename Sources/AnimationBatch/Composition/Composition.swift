@@ -252,10 +252,9 @@ final class Composition {
             store.slots.withUnsafeBufferPointer { slots in
                 for s in generalSlots {
                     let value = Self.composedValue(of: slots[Int(s)], store: store, tracks: tracks, time: time)
-                    let location = table.locations[Int(s)]
-                    let row = table.bases[Int(location.column)] + Int(location.row) * slots[Int(s)].kind.componentCount
-                    if PresentationTable.replace(row, with: value, width: slots[Int(s)].kind.componentCount) && pending[Int(s)] == 0 {
-                        changes[count] = SlotHandle(index: s, generation: location.generation)
+                    if PresentationTable.replace(table.rowPointer(ofSlot: s), with: value, width: slots[Int(s)].kind.componentCount)
+                        && pending[Int(s)] == 0 {
+                        changes[count] = SlotHandle(index: s, generation: table.locations[Int(s)].generation)
                         count += 1
                     }
                 }

@@ -272,29 +272,25 @@ final class PresentationTable {
     /// A live handle's value kind and row.
     @inlinable @inline(__always)
     static func row(of slot: SlotHandle, in raw: UnsafeMutablePointer<RawTables>) -> (ValueKind, UnsafeMutablePointer<Double>)? {
-        let tables = raw.pointee
+        guard let location = location(of: slot, in: raw) else { return nil }
+        let kind = raw.pointee.kinds[Int(location.column)]
+        return (kind, raw.pointee.bases[Int(location.column)] + Int(location.row) * kind.componentCount)
+    }
+
+    /// A live handle's location (column and row), or nil for a stale or forged one.
+    @inlinable @inline(__always)
+    static func location(of slot: SlotHandle, in raw: UnsafeMutablePointer<RawTables>) -> SlotLocation? {
         let i = Int(slot.index)
-        guard i >= 0, i < tables.slotCapacity else { return nil }
-        let location = tables.locations[i]
+        guard i >= 0, i < raw.pointee.slotCapacity else { return nil }
+        let location = raw.pointee.locations[i]
         guard location.column >= 0, location.generation == slot.generation else { return nil }
-        let kind = tables.kinds[Int(location.column)]
-        return (kind, tables.bases[Int(location.column)] + Int(location.row) * kind.componentCount)
+        return location
     }
 
     /// Where a frame's chunks write (valid for one frame; the table does not change during it).
     func target(changes: UnsafeMutablePointer<SlotHandle>) -> PresentationTarget {
         PresentationTarget(bases: UnsafePointer(bases), locations: UnsafePointer(locations), pending: UnsafePointer(pending),
                            changes: changes)
-    }
-
-    /// The slot index a live handle names, or nil.
-    @inline(__always)
-    func resolve(_ slot: SlotHandle) -> Int32? {
-        let i = Int(slot.index)
-        guard i >= 0, i < raw.pointee.slotCapacity else { return nil }
-        let location = locations[i]
-        guard location.column >= 0, location.generation == slot.generation else { return nil }
-        return slot.index
     }
 
     /// Marks a slot index as never used (called for new slot records).
