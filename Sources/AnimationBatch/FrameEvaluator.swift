@@ -38,7 +38,8 @@ public final class FrameEvaluator: ParallelJob {
 
         /// Below this many tracks a frame runs on the calling thread alone.
         public var parallelThreshold: Int
-        /// Tracks per chunk (rounded to whole 16-track blocks); slots per composition chunk.
+        /// Tracks per chunk (rounded to whole 16-track blocks); slots per composition chunk (or
+        /// fewer, down to 512, so that each thread has a composition chunk).
         public var chunkSize: Int
         /// When set, every batch is cut into exactly this many chunks (at most one per block), and
         /// the composition stage into as many per kind of work: for tests of chunking invariance.
@@ -104,7 +105,7 @@ public final class FrameEvaluator: ParallelJob {
     private var chunkChangeCounts: UnsafeMutablePointer<Int>
     private var chunkChangeCapacity = 1
     private var kernelChangeRegion = 0
-    /// (first, end) fast slots of every composition chunk, where each lists its changes (relative
+    /// (first, end) chunked slots (fast, then transform) of every composition chunk, where each lists its changes (relative
     /// to `changeBase`), and how many it listed.
     private var compositionChunks: [(start: Int, end: Int)] = []
     private var compositionChangeOffsets: [Int] = []
@@ -215,13 +216,17 @@ public final class FrameEvaluator: ParallelJob {
             eventStorage = .allocate(capacity: eventCapacity)
         }
 
-        // Composition chunks over the fast slots, their changes after the kernel chunks'.
+        // Composition chunks over the fast and transform slots, their changes after the kernel chunks'.
         compositionChunks.removeAll(keepingCapacity: true)
         compositionChangeOffsets.removeAll(keepingCapacity: true)
-        let fast = store.composition.fastSlots.count
+        let fast = store.composition.chunkedCount
         if fast > 0 {
             let size = max(1, configuration.chunkSize)
-            let n = configuration.chunksPerBatch.map { max(1, min($0, fast)) } ?? max(1, (fast + size - 1) / size)
+            // Slots per chunk, but a chunk per thread where there are 512 slots for each: a few
+            // thousand slots are a chunk's work, and one chunk would leave the other threads idle.
+            let threads = configuration.maximumThreads > 0 ? configuration.maximumThreads : WorkerPool.processorCount
+            let n = configuration.chunksPerBatch.map { max(1, min($0, fast)) }
+                ?? max(1, (fast + size - 1) / size, min(threads, fast / 512))
             for k in 0..<n where fast * (k + 1) / n > fast * k / n {
                 compositionChunks.append((fast * k / n, fast * (k + 1) / n))
                 compositionChangeOffsets.append(kernelChangeRegion + fast * k / n)
@@ -246,7 +251,7 @@ public final class FrameEvaluator: ParallelJob {
     /// the events and reaps the animations that finished and are removed on completion (§1.4).
     public func evaluate(at time: Double) {
         store.updatePlan()
-        if plannedVersion != store.version || plannedFastSlots != store.composition.fastSlots.count || eventsNeeded > eventCapacity {
+        if plannedVersion != store.version || plannedFastSlots != store.composition.chunkedCount || eventsNeeded > eventCapacity {
             plan()
         }
         self.time = time
@@ -260,7 +265,7 @@ public final class FrameEvaluator: ParallelJob {
         let table = store.table
         let composition = store.composition
         Self.reserve(&changeStorage, capacity: &changeCapacity, table.pendingChanges.count + kernelChangeRegion
-                     + composition.fastSlots.count + composition.generalSlots.count + 16)
+                     + composition.chunkedCount + composition.generalSlots.count + 16)
         changeCount = 0
         for s in table.pendingChanges {
             changeStorage[changeCount] = SlotHandle(index: s, generation: table.locations[Int(s)].generation)
@@ -330,7 +335,7 @@ public final class FrameEvaluator: ParallelJob {
             chunkEventCounts[k] = Self.collectEvents(of: batch, blocks: blocks, into: eventStorage + trackEventBase + chunkEventOffsets[k])
         case .composition:
             let chunk = compositionChunks[k], target = self.target.unsafelyUnwrapped
-            compositionCounts[k] = store.composition.runFast(chunk.start..<chunk.end,
+            compositionCounts[k] = store.composition.runChunk(chunk.start..<chunk.end,
                                                              into: target.listing(at: target.changes + compositionChangeOffsets[k]))
         }
     }
@@ -435,13 +440,14 @@ public final class FrameEvaluator: ParallelJob {
         }
     }
 
-    /// The composition stage (``Composition``): the fast slots' parallel chunks, then general
-    /// slots; then the change list in order — pending changes, the kernel chunks' (exclusive
-    /// slots, shown by the chunks themselves), the fast chunks', the general slots'.
+    /// The composition stage (``Composition``): the fast and transform slots' parallel chunks,
+    /// then general slots; then the change list in order — pending changes, the kernel chunks'
+    /// (exclusive slots, shown by the chunks themselves), the composition chunks', the general
+    /// slots'.
     private func compose() {
         let table = store.table
         run(.composition, count: compositionChunks.count)
-        // The chunks' changes in chunk order: the kernel chunks', then the fast chunks'.
+        // The chunks' changes in chunk order: the kernel chunks', then the composition chunks'.
         Self.gather(into: changeStorage, count: &changeCount, from: changeStorage + changeBase, offsets: chunkChangeOffsets,
                     counts: chunkChangeCounts)
         Self.gather(into: changeStorage, count: &changeCount, from: changeStorage + changeBase, offsets: compositionChangeOffsets,

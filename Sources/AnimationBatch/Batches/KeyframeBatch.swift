@@ -69,6 +69,7 @@ final class KeyframeBatch: TrackBatch {
     let layout = Column<UInt8>(fill: 0)
     /// The tangent angle for path tracks with a rotation mode (semantics §5.7).
     let angle = Column<Float>(fill: 0)
+    override var anglePointer: UnsafeMutablePointer<Float>? { angle.base }
 
     /// The segment cache: the cached segment serves progress in `[validFrom, validUntil)` (empty —
     /// +∞, −∞ — until the first refresh and after the keyframes change); its fraction is

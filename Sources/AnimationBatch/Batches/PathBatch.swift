@@ -11,11 +11,19 @@ import CKernelSupport
 /// (`animation_gather_quads`: sixteen 16-byte loads and shuffles), plus the cumulative term and
 /// the exclusive fallback.
 ///
+/// **Rotation modes** (§5.7). Tracks with a rotation mode read their angle from a
+/// `TangentAngleTable` of the same sample count (per path and mode, the autoReverse half turn
+/// included): two linear pieces per interval, split at a corner, so a corner's jump is exact;
+/// eight floats per interval, loaded as two quads per lane like the points. Intervals the table
+/// does not meet to 1e-5 rad at its check points (two corners, a cusp inside a curve) are marked
+/// exact and those lanes take the reference's angle. The table replaced the reference for every
+/// lane: W3 (10,000 seed layers, 2,000 of them flying with rotation mode auto), frame p50 2.5 →
+/// 0.6 ms on one thread.
+///
 /// **Error bound.** The table is built to a rigorous bound of 2e-4 of the path's length (its
-/// ``ArcLengthTable/maximumError``), inside the precision table's 1e-3 · length. Tracks with a
-/// rotation mode take their angle from the reference (the exact tangent at the exact length, with
-/// its fall-backs at corners and cusps): a lerp of tabulated angles would smooth a corner's jump
-/// over a sample interval.
+/// ``ArcLengthTable/maximumError``), inside the precision table's 1e-3 · length; angles within
+/// 1e-5 rad of the reference at the table's check points (measured, see `TangentAngleTable`),
+/// plus Float rounding.
 ///
 /// **Speed.** W2's paced path family (arcs and curves) at 200,000 tracks, native build: 7.0 ns per
 /// track on one thread, 5.3 ns on two (frame p50, perf-reports/2026-11-22-d6ab2bc/families-native.txt,
@@ -28,9 +36,22 @@ final class PathBatch: TrackBatch {
     let sampleCount = Column<Int32>(fill: 2)
     /// The tangent angle (semantics §5.7).
     let angle = Column<Float>(fill: 0)
+    override var anglePointer: UnsafeMutablePointer<Float>? { angle.base }
     /// (x, y) per sample.
     let tables = Pool<Float>(fill: 0)
-    /// Tracks with a rotation mode keep their animation (parallel to positions).
+    /// Per track, the float offset of its angle table in `angleTables`; −1 without a rotation mode.
+    let angleBase = Column<Int32>(fill: -1)
+    /// Eight floats per interval: start, slope, corner, after the corner, slope after it, exact
+    /// (1 or 0), two zeros. The first interval is the zeros tracks without a rotation mode read.
+    let angleTables = Pool<Float>(fill: 0)
+    /// Angle tables by path and whether they include autoReverse's half turn.
+    private var angleIndex: [AngleKey: Int32] = [:]
+    private struct AngleKey: Hashable {
+        let path: Path
+        let reverse: Bool
+    }
+    /// Tracks with a rotation mode keep their animation (parallel to positions), for the lanes
+    /// the angle table marks exact.
     private(set) var rotating: [KeyframeAnimation?] = []
     private var rotatingCount = 0
     /// Tracks with a nonzero cumulative delta: while there are none, frames skip the column (8
@@ -45,6 +66,7 @@ final class PathBatch: TrackBatch {
         cumulativeDelta = VectorColumns(width: 2)
         super.init(width: 2)
         _ = tables.append([0, 0, 0, 0])   // the padding lanes' table
+        _ = angleTables.append([Float](repeating: 0, count: 8))
     }
 
     /// The relative tolerance tables are built to.
@@ -55,6 +77,7 @@ final class PathBatch: TrackBatch {
         tableOffset.reserve(needed, count: count)
         sampleCount.reserve(needed, count: count)
         angle.reserve(needed, count: count)
+        angleBase.reserve(needed, count: count)
     }
 
     override func moveSpecific(_ from: Int, to: Int) {
@@ -62,6 +85,7 @@ final class PathBatch: TrackBatch {
         tableOffset[to] = tableOffset[from]
         sampleCount[to] = sampleCount[from]
         angle[to] = angle[from]
+        angleBase[to] = angleBase[from]
         rotating[to] = rotating[from]
     }
 
@@ -75,6 +99,7 @@ final class PathBatch: TrackBatch {
         tableOffset[i] = 0
         sampleCount[i] = 2
         angle[i] = 0
+        angleBase[i] = -1
         rotating.removeLast()
     }
 
@@ -91,6 +116,7 @@ final class PathBatch: TrackBatch {
         if let entry = tableIndex[path] {
             tableOffset[i] = entry.offset
             sampleCount[i] = entry.count
+            angleBase[i] = animation.map { angleTable(path, count: Int(entry.count), reverse: $0.rotationMode == .autoReverse) } ?? -1
         } else {
             let measure = PathMeasure(path)
             let table = ArcLengthTable(measure: measure, tolerance: Self.tolerance * max(measure.length, .leastNormalMagnitude))
@@ -101,9 +127,28 @@ final class PathBatch: TrackBatch {
             tableIndex[path] = (offset, Int32(table.points.count))
             tableOffset[i] = offset
             sampleCount[i] = Int32(table.points.count)
+            angleBase[i] = animation.map { angleTable(path, count: table.points.count, reverse: $0.rotationMode == .autoReverse) } ?? -1
         }
         cumulativeDelta.set(i, delta)
         if !cumulativeDelta.isZero(i) { cumulativeCount += 1 }
+    }
+
+    /// The float offset of `path`'s angle table over `count` samples (built on first use; autoReverse
+    /// adds π to every angle, §5.7).
+    private func angleTable(_ path: Path, count: Int, reverse: Bool) -> Int32 {
+        let key = AngleKey(path: path, reverse: reverse)
+        if let offset = angleIndex[key] { return offset }
+        let table = TangentAngleTable(measure: PathMeasure(path), sampleCount: count)
+        let turn = reverse ? Double.pi : 0
+        var data: [Float] = []
+        data.reserveCapacity(table.intervals.count * 8)
+        for v in table.intervals {
+            data += [Float(v.start + turn), Float(v.slope), Float(v.corner), Float(v.afterCorner + turn), Float(v.slopeAfterCorner),
+                     v.isExact ? 1 : 0, 0, 0]
+        }
+        let offset = Int32(angleTables.append(data))
+        angleIndex[key] = offset
+        return offset
     }
 
     override func evaluate(blocks: Range<Int>, time: Double, nodeTimes: UnsafePointer<Double>) {
@@ -116,6 +161,7 @@ final class PathBatch: TrackBatch {
         // the gathers waited on memory for most of a path frame (200,000 tracks: 7 ns per track
         // before any began, 17 ns while active, measured).
         var pendingTiming = TimingBlock.zero, pendingIndex = SIMD16<Int32>(), pendingWeight = SIMD16<Float>(), pendingBlock = -1
+        var pendingSample = SIMD16<Int32>()
         evaluateTimed(blocks: blocks, time: time, nodeTimes: nodeTimes) { i, timing in
             let ahead = i + TimingKernel.prefetchDistance
             animation_prefetch(sampleCount + ahead)
@@ -131,14 +177,17 @@ final class PathBatch: TrackBatch {
             let position = f * (m - 1)
             var sample = SIMDMath.floor(position)
             sample.replace(with: m - 2, where: sample .> m - 2)
-            let index = (load16(tableOffset, i) &+ SIMDMath.roundToInt(sample)) &* SIMD16<Int32>(repeating: 2)
+            let sampleIndex = SIMDMath.roundToInt(sample)
+            let index = (load16(tableOffset, i) &+ sampleIndex) &* SIMD16<Int32>(repeating: 2)
             for lane in 0..<16 { animation_prefetch(tables + Int(index[lane])) }
             if pendingBlock >= 0 {
-                finish(block: pendingBlock, timing: pendingTiming, index: pendingIndex, weight: pendingWeight)
+                finish(block: pendingBlock, timing: pendingTiming, index: pendingIndex, sample: pendingSample, weight: pendingWeight)
             }
-            (pendingTiming, pendingIndex, pendingWeight, pendingBlock) = (timing, index, position - sample, i)
+            (pendingTiming, pendingIndex, pendingSample, pendingWeight, pendingBlock) = (timing, index, sampleIndex, position - sample, i)
         }
-        if pendingBlock >= 0 { finish(block: pendingBlock, timing: pendingTiming, index: pendingIndex, weight: pendingWeight) }
+        if pendingBlock >= 0 {
+            finish(block: pendingBlock, timing: pendingTiming, index: pendingIndex, sample: pendingSample, weight: pendingWeight)
+        }
     }
 
     /// Block `i`'s values: the interval's two points (one 16-byte load per lane, transposed)
@@ -147,13 +196,13 @@ final class PathBatch: TrackBatch {
     /// (`vgatherdps`, slow on Zen 4): W2's path family at 200,000 tracks, ten alternating runs on
     /// one core, frame p50 20 % lower (median of the pairs' ratios), 10 % at 8,192 tracks in cache.
     @inline(__always)
-    private func finish(block i: Int, timing: TimingBlock, index: SIMD16<Int32>, weight w: SIMD16<Float>) {
+    private func finish(block i: Int, timing: TimingBlock, index: SIMD16<Int32>, sample: SIMD16<Int32>, weight w: SIMD16<Float>) {
         let out = outputPointers, tables = self.tables.base, cumulativeDelta = self.cumulativeDelta.pointers
         var q = (SIMD16<Float>(), SIMD16<Float>(), SIMD16<Float>(), SIMD16<Float>())
         withUnsafeMutableBytes(of: &q) { animation_gather_quads(tables, index, $0.baseAddress!.assumingMemoryBound(to: Float.self)) }
         let x = q.0 + (q.2 - q.0) * w
         let y = q.1 + (q.3 - q.1) * w
-        if rotatingCount > 0 { storeRotationAngles(rotating, into: angle.base, block: i, timing: timing) }
+        if rotatingCount > 0 { storeAngles(block: i, timing: timing, sample: sample, weight: w) }
         let add = timing.bit(CompiledTiming.addsBase)
         if cumulativeCount > 0 {
             let k = timing.iteration
@@ -163,5 +212,31 @@ final class PathBatch: TrackBatch {
             out.store(x, component: 0, weight: timing.weight, addsBase: add, block: i)
             out.store(y, component: 1, weight: timing.weight, addsBase: add, block: i)
         }
+    }
+
+    /// Block `i`'s rotation angles (semantics §5.7) from the angle tables: the interval's two
+    /// quads per lane, the piece before or after its corner, wrapped into (−π, π] (plus autoReverse's
+    /// half turn, in the table); lanes in an exact interval from the reference.
+    @inline(never)
+    private func storeAngles(block i: Int, timing: TimingBlock, sample: SIMD16<Int32>, weight w: SIMD16<Float>) {
+        let base = load16(angleBase.base, i)
+        var index = base &+ sample &* SIMD16<Int32>(repeating: 8)
+        index.replace(with: 0, where: base .< 0)   // no rotation mode: the zeros
+        var first = (SIMD16<Float>(), SIMD16<Float>(), SIMD16<Float>(), SIMD16<Float>())
+        var second = first
+        let tables = angleTables.base
+        withUnsafeMutableBytes(of: &first) { animation_gather_quads(tables, index, $0.baseAddress!.assumingMemoryBound(to: Float.self)) }
+        withUnsafeMutableBytes(of: &second) {
+            animation_gather_quads(tables, index &+ SIMD16<Int32>(repeating: 4), $0.baseAddress!.assumingMemoryBound(to: Float.self))
+        }
+        let (start, slope, corner, after) = first
+        let (slopeAfter, exact) = (second.0, second.1)
+        var angle = start + slope * w
+        angle.replace(with: after + slopeAfter * (w - corner), where: w .>= corner)
+        let turns = SIMDMath.roundedToNearestEven(angle * (1 / (2 * Float.pi)))
+        angle = angle - turns * (2 * Float.pi)
+        store16(angle, self.angle.base, i)
+        let reference = (exact .!= 0) .& (timing.weight .!= 0) .& (base .>= 0)
+        if anyLane(reference) { storeRotationAngles(rotating, into: self.angle.base, block: i, timing: timing, lanes: reference) }
     }
 }

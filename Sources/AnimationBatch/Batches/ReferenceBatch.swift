@@ -20,6 +20,7 @@ final class ReferenceBatch: TrackBatch {
     /// The tangent angle for path animations with a rotation mode (semantics §5.7), set in frames
     /// where the track contributes.
     let angle = Column<Float>(fill: 0)
+    override var anglePointer: UnsafeMutablePointer<Float>? { angle.base }
     /// Whether any track is a path animation with a rotation mode (a frame skips the angle otherwise).
     private var rotatingCount = 0
 

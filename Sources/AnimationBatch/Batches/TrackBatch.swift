@@ -221,6 +221,9 @@ class TrackBatch {
     /// Subclasses whose cumulative term comes from their own columns override it.
     var readsIterations: Bool { cumulativeFlagCount > 0 }
 
+    /// The rotation-mode angle column (semantics §5.7) of batches that evaluate paths; nil here.
+    var anglePointer: UnsafeMutablePointer<Float>? { nil }
+
     /// Removes track `i` by moving the last track into its place. Returns the store index of the
     /// track that moved (now at `i`), or nil when `i` was the last.
     func remove(at i: Int) -> Int32? {
@@ -410,16 +413,17 @@ class TrackBatch {
         }
     }
 
-    /// The rotation-mode angles (semantics §5.7) of block `i`'s contributing tracks that have one,
-    /// from the reference in Double at each lane's progress: `rotating[t]` is the track's keyframe
-    /// animation when it rotates, nil otherwise. Out of line: few scenes rotate.
+    /// The rotation-mode angles (semantics §5.7) of block `i`'s contributing tracks that have one
+    /// (among `lanes`, when given), from the reference in Double at each lane's progress:
+    /// `rotating[t]` is the track's keyframe animation when it rotates, nil otherwise. Out of line:
+    /// few lanes need it.
     @inline(never)
     final func storeRotationAngles(_ rotating: [KeyframeAnimation?], into angle: UnsafeMutablePointer<Float>, block i: Int,
-                                   timing: TimingBlock) {
+                                   timing: TimingBlock, lanes: SIMDMask<SIMD16<Int32>>? = nil) {
         // Borrowed in place: binding `rotating[t]` to a local would copy the whole animation (a
         // memmove and retains per lane).
         rotating.withUnsafeBufferPointer { rotating in
-            for lane in 0..<16 where i + lane < count && timing.weight[lane] != 0 && rotating[i + lane] != nil {
+            for lane in 0..<16 where i + lane < count && timing.weight[lane] != 0 && rotating[i + lane] != nil && lanes?[lane] != false {
                 let progress = lane < 8 ? timing.progressLow[lane] : timing.progressHigh[lane - 8]
                 let state = TimingState(phase: .active, contributes: true, activeTime: 0, iteration: 0, basicTime: 0, progress: progress)
                 angle[i + lane] = Float(rotating[i + lane]?.rotationAngle(in: state) ?? 0)

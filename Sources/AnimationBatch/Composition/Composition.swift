@@ -1,4 +1,5 @@
 import AnimationCore
+import Foundation
 
 /// The composition plan of a store (semantics §8.4): typed operations per composed slot, kept up
 /// to date slot by slot as animations come and go (``TrackStore/updatePlan()``) and run by the
@@ -13,14 +14,23 @@ import AnimationCore
 /// - **fast** — a slot of at most four components whose animations each write the kernel's value,
 ///   whole or as a component field (`position.x`, `bounds.size`, §4.6): the model, then each
 ///   contributing entry replacing or adding its components, in Double.
-/// - **general** — everything else (transform fields, whole-transform animations, rotation modes,
-///   value functions, rows recomputed over the value beneath): the reference's own composition on
+/// - **transform** — a `transform` whose model is a 2D placement (translation, positive scales, a
+///   rotation about z; no skew, no perspective) and whose animations set or add its fields
+///   (`transform.rotation.z`, `transform.scale`, `transform.translation.x`, …, §4.6) or turn it
+///   along a path (rotation modes, §5.7): composed on the decomposed parts — the model decomposed
+///   once when planned, each field written into the parts, one recomposition — where the
+///   reference decomposes and recomposes the whole matrix for every entry. A frame whose values
+///   would leave that form (a scale through zero, a turn of unequal scales before a field) takes
+///   the reference's own sequence for the slot.
+/// - **general** — everything else (whole-transform animations, other transform models, value
+///   functions, rows recomputed over the value beneath): the reference's own composition on
 ///   `AnimationValue`, per slot.
 ///
 /// Changing one slot's plan is O(its entries): a fast slot's operation is replaced (the last moves
 /// into a removed one's place; the entries it leaves are reclaimed by an occasional compaction), a
-/// general slot is listed or unlisted. Fast slots run in parallel chunks, each writing its own rows
-/// and its own region of the change list; general slots run on the calling thread after them.
+/// general slot is listed or unlisted. Fast and transform slots run in parallel chunks, each writing
+/// its own rows and its own region of the change list; general slots run on the calling thread
+/// after them.
 /// Results do not depend on the chunking.
 final class Composition {
     /// One entry of a fast slot: its track's batch, lane and the components it writes.
@@ -45,14 +55,65 @@ final class Composition {
         var model: (Double, Double, Double, Double)
     }
 
+    /// A transform slot (see the type's overview): its entries' range in `fastEntries` (each
+    /// entry's `first` is its ``TransformOp``), its place in the table, its model and the model's
+    /// parts.
+    struct TransformSlot {
+        var slot: Int32
+        var column: Int32
+        var row: Int32
+        var entries: Range<Int32>
+        var model: Transform3D
+        var parts: DecomposedTransform3D
+        /// The parts' rotation as Euler angles (x and y are zeros: a rotation about z).
+        var angles: Vector3
+    }
+
+    /// What one entry of a transform slot does (semantics §4.6, §5.7).
+    enum TransformOp: Int32 {
+        case turn, rotationZ, scale, scaleX, scaleY, scaleZ, translation, translationX, translationY, translationZ
+
+        init?(_ field: ValueField?) {
+            switch field {
+            case .rotation?, .rotationZ?: self = .rotationZ
+            case .scale?: self = .scale
+            case .scaleX?: self = .scaleX
+            case .scaleY?: self = .scaleY
+            case .scaleZ?: self = .scaleZ
+            case .translation?: self = .translation
+            case .translationX?: self = .translationX
+            case .translationY?: self = .translationY
+            case .translationZ?: self = .translationZ
+            default: return nil
+            }
+        }
+
+        var field: ValueField {
+            switch self {
+            case .turn, .rotationZ: .rotationZ
+            case .scale: .scale
+            case .scaleX: .scaleX
+            case .scaleY: .scaleY
+            case .scaleZ: .scaleZ
+            case .translation: .translation
+            case .translationX: .translationX
+            case .translationY: .translationY
+            case .translationZ: .translationZ
+            }
+        }
+    }
+
     /// A batch's columns as the fast chunks read them (taken once per frame: batches grow
     /// between frames, never during one).
     struct BatchPointers {
         var state: UnsafeMutablePointer<UInt8>
         var outputs: UnsafeMutablePointer<UnsafeMutablePointer<Float>>
+        /// The rotation-mode angles of batches that evaluate paths; nil for the others.
+        var angle: UnsafeMutablePointer<Float>?
     }
 
     private(set) var fastSlots: [FastSlot] = []
+    private(set) var transformSlots: [TransformSlot] = []
     private var fastEntries: [FastEntry] = []
     /// Where compaction copies the live entries (kept, so that compaction reuses its capacity).
     private var spareEntries: [FastEntry] = []
@@ -60,9 +121,14 @@ final class Composition {
     private var garbage = 0
     /// Slots composed by the general path.
     private(set) var generalSlots: [Int32] = []
-    /// Per slot index: 0 unplanned (exclusive, unanimated or free), k > 0 fast slot k − 1,
-    /// k < 0 general slot −k − 1.
+    /// Per slot index: 0 unplanned (exclusive, unanimated or free), 0 < k < `transformPlace` fast
+    /// slot k − 1, k ≥ `transformPlace` transform slot k − `transformPlace`, k < 0 general slot
+    /// −k − 1.
     private var place: [Int32] = []
+    private static let transformPlace: Int32 = 1 << 30
+
+    /// The slots the parallel chunks compose: the fast ones, then the transform ones.
+    var chunkedCount: Int { fastSlots.count + transformSlots.count }
     private(set) var batchPointers: UnsafeMutablePointer<BatchPointers>
     private var batchCapacity = 8
 
@@ -96,7 +162,16 @@ final class Composition {
     func unplan(_ s: Int32) {
         let p = place[Int(s)]
         place[Int(s)] = 0
-        if p > 0 {
+        if p >= Self.transformPlace {
+            let k = Int(p - Self.transformPlace)
+            garbage += transformSlots[k].entries.count
+            let last = transformSlots.count - 1
+            if k != last {
+                transformSlots[k] = transformSlots[last]
+                place[Int(transformSlots[k].slot)] = Self.transformPlace + Int32(k)
+            }
+            transformSlots.removeLast()
+        } else if p > 0 {
             let k = Int(p) - 1
             garbage += fastSlots[k].entries.count
             let last = fastSlots.count - 1
@@ -121,6 +196,7 @@ final class Composition {
     func plan(_ s: Int32, record: borrowing TrackStore.SlotRecord, location: SlotLocation,
               tracks: UnsafeBufferPointer<TrackStore.TrackRecord>) {
         if planFast(s, record: record, location: location, tracks: tracks) { return }
+        if planTransform(s, record: record, location: location, tracks: tracks) { return }
         generalSlots.append(s)
         place[Int(s)] = -Int32(generalSlots.count)
     }
@@ -150,6 +226,37 @@ final class Composition {
         return true
     }
 
+    private func planTransform(_ s: Int32, record: borrowing TrackStore.SlotRecord, location: SlotLocation,
+                               tracks: UnsafeBufferPointer<TrackStore.TrackRecord>) -> Bool {
+        guard case .transform(let model) = record.model, let parts = Self.planarParts(of: model) else { return false }
+        for entry in record.entries where !entry.isRotation {
+            let track = tracks[Int(entry.track)]
+            guard case .value = track.op, TransformOp(track.field) != nil else { return false }
+        }
+        let start = fastEntries.count
+        for entry in record.entries {
+            let track = tracks[Int(entry.track)]
+            let op = entry.isRotation ? .turn : TransformOp(track.field)!
+            fastEntries.append(FastEntry(batch: track.batch, index: track.index, first: op.rawValue, width: 0,
+                                         additive: !entry.isRotation && track.isAdditive))
+        }
+        transformSlots.append(TransformSlot(slot: s, column: location.column, row: location.row,
+                                            entries: Int32(start)..<Int32(fastEntries.count), model: model, parts: parts,
+                                            angles: parts.rotation.eulerAngles))
+        place[Int(s)] = Self.transformPlace + Int32(transformSlots.count - 1)
+        return true
+    }
+
+    /// The parts of a transform that is a 2D placement — finite, decomposable, positive scales, a
+    /// rotation about z only, no skew, no perspective — or nil. Such parts stay in that form while
+    /// fields are written with positive scales (see ``composeTransform(_:entries:batches:)``).
+    static func planarParts(of model: Transform3D) -> DecomposedTransform3D? {
+        guard let parts = model.decomposed(), parts.skew == .zero, parts.perspective == .noPerspective,
+              parts.rotation.x == 0, parts.rotation.y == 0,
+              parts.scale.x > 0, parts.scale.y > 0, parts.scale.z > 0 else { return nil }
+        return parts
+    }
+
     /// Reclaims the entries of forgotten fast slots once they outnumber the live ones (amortised
     /// O(1) per change; the spare array's capacity is reused).
     func compactIfNeeded() {
@@ -160,6 +267,12 @@ final class Composition {
             let start = Int32(spareEntries.count)
             spareEntries.append(contentsOf: fastEntries[Int(fastSlots[k].entries.lowerBound)..<Int(fastSlots[k].entries.upperBound)])
             fastSlots[k].entries = start..<Int32(spareEntries.count)
+        }
+        for k in transformSlots.indices {
+            let start = Int32(spareEntries.count)
+            let entries = transformSlots[k].entries
+            spareEntries.append(contentsOf: fastEntries[Int(entries.lowerBound)..<Int(entries.upperBound)])
+            transformSlots[k].entries = start..<Int32(spareEntries.count)
         }
         swap(&fastEntries, &spareEntries)
         garbage = 0
@@ -172,7 +285,7 @@ final class Composition {
             batchCapacity = batches.count * 2
         }
         for (b, batch) in batches.enumerated() {
-            batchPointers[b] = BatchPointers(state: batch.state.base, outputs: batch.outputs.pointers)
+            batchPointers[b] = BatchPointers(state: batch.state.base, outputs: batch.outputs.pointers, angle: batch.anglePointer)
         }
     }
 
@@ -188,22 +301,144 @@ final class Composition {
         }
     }
 
-    /// Composes fast slots `range` into their rows and lists those that changed (and that
-    /// `target.pending` does not list already) at `target.changes`. Returns how many it listed.
-    func runFast(_ range: Range<Int>, into target: PresentationTarget) -> Int {
+    /// Composes chunked slots `range` (fast slots, then transform slots, see ``chunkedCount``) into
+    /// their rows and lists those that changed (and that `target.pending` does not list already)
+    /// at `target.changes`. Returns how many it listed.
+    func runChunk(_ range: Range<Int>, into target: PresentationTarget) -> Int {
         var count = 0
         let batches = UnsafePointer(batchPointers)
-        fastSlots.withUnsafeBufferPointer { fast in
-            fastEntries.withUnsafeBufferPointer { entries in
-                for o in range where Self.composeFast(fast[o], entries: entries, batches: batches, bases: target.bases)
+        let fastRange = range.clamped(to: 0..<fastSlots.count)
+        let transformRange = (range.lowerBound - fastSlots.count)..<(range.upperBound - fastSlots.count)
+        fastEntries.withUnsafeBufferPointer { entries in
+            fastSlots.withUnsafeBufferPointer { fast in
+                for o in fastRange where Self.composeFast(fast[o], entries: entries, batches: batches, bases: target.bases)
                     && target.pending[Int(fast[o].slot)] == 0 {
                     let s = fast[o].slot
                     target.changes[count] = SlotHandle(index: s, generation: target.locations[Int(s)].generation)
                     count += 1
                 }
             }
+            transformSlots.withUnsafeBufferPointer { slots in
+                for o in transformRange.clamped(to: 0..<slots.count) {
+                    let f = slots[o]
+                    let value = Self.composeTransform(f, entries: entries, batches: batches)
+                        ?? Self.composeTransformByReference(f, entries: entries, batches: batches)
+                    let row = target.bases[Int(f.column)] + Int(f.row) * 16
+                    if PresentationTable.replace(row, with: .transform(value), width: 16) && target.pending[Int(f.slot)] == 0 {
+                        target.changes[count] = SlotHandle(index: f.slot, generation: target.locations[Int(f.slot)].generation)
+                        count += 1
+                    }
+                }
+            }
         }
         return count
+    }
+
+    /// A transform slot by its parts (semantics §4.6, §5.7): the model's parts, each contributing
+    /// field entry reading its base from them (the reference decomposes the matrix so far: the
+    /// same parts, to rounding) and writing them, rotation-mode turns gathered and applied to the
+    /// matrix as the reference does (`Rz(θ) · M`; turns about z commute). Nil when a frame's
+    /// values leave the planar form — a scale not above zero, a value that is not finite, a turn
+    /// of unequal x and y scales followed by a field (its decomposition would have a skew) — and
+    /// the reference's sequence must decide.
+    @inline(__always)
+    static func composeTransform(_ f: TransformSlot, entries: UnsafeBufferPointer<FastEntry>,
+                                 batches: UnsafePointer<BatchPointers>) -> Transform3D? {
+        var parts = f.parts, angle = f.angles.z
+        var turn = 0.0, written = false
+        for e in f.entries {
+            let entry = entries[Int(e)]
+            let batch = batches[Int(entry.batch)], i = Int(entry.index)
+            guard batch.state[i] & TrackState.contributes != 0 else { continue }
+            let op = TransformOp(rawValue: entry.first).unsafelyUnwrapped   // written by planTransform
+            if op == .turn {
+                guard let angles = batch.angle else { continue }
+                turn += Double(angles[i])
+                continue
+            }
+            if turn != 0 {
+                // The matrix so far turned by Rz(turn): its parts are these with the angle moved,
+                // as long as the turn commutes with the scales.
+                guard parts.scale.x == parts.scale.y else { return nil }
+                angle += turn
+                turn = 0
+            }
+            let v = Double(batch.outputs[0][i])
+            let add = entry.additive
+            switch op {
+            case .turn: break
+            case .rotationZ: angle = add ? angle + v : v
+            case .scale:
+                let s = add ? (parts.scale.x + parts.scale.y + parts.scale.z) / 3 + v : v
+                parts.scale = Vector3(x: s, y: s, z: s)
+            case .scaleX: parts.scale.x = add ? parts.scale.x + v : v
+            case .scaleY: parts.scale.y = add ? parts.scale.y + v : v
+            case .scaleZ: parts.scale.z = add ? parts.scale.z + v : v
+            case .translation:
+                let w = Double(batch.outputs[1][i])
+                parts.translation.x = add ? parts.translation.x + v : v
+                parts.translation.y = add ? parts.translation.y + w : w
+            case .translationX: parts.translation.x = add ? parts.translation.x + v : v
+            case .translationY: parts.translation.y = add ? parts.translation.y + v : v
+            case .translationZ: parts.translation.z = add ? parts.translation.z + v : v
+            }
+            guard parts.scale.x > 0, parts.scale.y > 0, parts.scale.z > 0, parts.scale.x.isFinite, parts.scale.y.isFinite,
+                  parts.scale.z.isFinite, parts.translation.x.isFinite, parts.translation.y.isFinite,
+                  parts.translation.z.isFinite, angle.isFinite else { return nil }
+            written = true
+        }
+        var m = f.model
+        if written {
+            parts.rotation = Quaternion(eulerAngles: Vector3(x: f.angles.x, y: f.angles.y, z: angle))
+            m = parts.recomposed()
+        }
+        return turn != 0 ? turned(m, by: turn) : m
+    }
+
+    /// `Rz(angle) · m` in the row-vector convention (`Transform3D.rotation(angle:x:0,y:0,z:1)`
+    /// concatenated with `m`): only the first two rows mix, 16 products where the general one
+    /// takes 64 and normalises the axis.
+    @inline(__always)
+    static func turned(_ m: Transform3D, by angle: Double) -> Transform3D {
+        let c = cos(angle), s = sin(angle)
+        var r = m
+        r.m11 = c * m.m11 + s * m.m21
+        r.m12 = c * m.m12 + s * m.m22
+        r.m13 = c * m.m13 + s * m.m23
+        r.m14 = c * m.m14 + s * m.m24
+        r.m21 = c * m.m21 - s * m.m11
+        r.m22 = c * m.m22 - s * m.m12
+        r.m23 = c * m.m23 - s * m.m13
+        r.m24 = c * m.m24 - s * m.m14
+        return r
+    }
+
+    /// A transform slot by the reference's own sequence (semantics §4.6, §5.7, §8.4): each entry
+    /// decomposes the matrix so far, writes its field and recomposes; a turn concatenates its
+    /// rotation.
+    static func composeTransformByReference(_ f: TransformSlot, entries: UnsafeBufferPointer<FastEntry>,
+                                            batches: UnsafePointer<BatchPointers>) -> Transform3D {
+        var accumulated = AnimationValue.transform(f.model)
+        for e in f.entries {
+            let entry = entries[Int(e)]
+            let batch = batches[Int(entry.batch)], i = Int(entry.index)
+            guard batch.state[i] & TrackState.contributes != 0 else { continue }
+            let op = TransformOp(rawValue: entry.first).unsafelyUnwrapped   // written by planTransform
+            if op == .turn {
+                if let angles = batch.angle, case .transform(let t) = accumulated {
+                    accumulated = .transform(Transform3D.rotation(angle: Double(angles[i]), x: 0, y: 0, z: 1).concatenating(t))
+                }
+                continue
+            }
+            let field = op.field
+            let value: AnimationValue = op == .translation
+                ? .size(Size(width: Double(batch.outputs[0][i]), height: Double(batch.outputs[1][i])))
+                : .scalar(Double(batch.outputs[0][i]))
+            let composed = entry.additive ? field.get(from: accumulated).adding(value) : value   // §4.3
+            accumulated = field.set(composed, in: accumulated)
+        }
+        guard case .transform(let t) = accumulated else { return f.model }
+        return t
     }
 
     /// A fast slot: the model, then every contributing entry in add order, replacing or adding its

@@ -266,6 +266,29 @@ public struct PathMeasure: Sendable {
     /// at the very start the first direction after it; (1, 0) for a path with no direction at all.
     public func tangent(atLength s: Double) -> Point {
         guard let (i, t) = location(atLength: s) else { return Point(x: 1, y: 0) }
+        return direction(inSegment: i, at: t)
+    }
+
+    /// The direction of travel arriving at length `s` (its left limit; `s` clamped to [0, length],
+    /// NaN counts as 0): at a join between segments the direction the earlier one ends with, where
+    /// ``tangent(atLength:)`` gives the later one's. Equal to it everywhere else, and at 0.
+    func tangent(arrivingAt s: Double) -> Point {
+        let target = s.isNaN ? 0 : min(max(s, 0), length)
+        guard !segments.isEmpty, target > 0 else { return tangent(atLength: target) }
+        // The last segment that starts strictly before the target: it has length (a zero-length
+        // one would end where the next starts, also before the target) and reaches the target.
+        var lo = 0, hi = segments.count - 1
+        while lo < hi {
+            let mid = (lo + hi + 1) / 2
+            if starts[mid] < target { lo = mid } else { hi = mid - 1 }
+        }
+        return direction(inSegment: lo, at: parameter(atLocal: min(target - starts[lo], starts[lo + 1] - starts[lo]), in: lo))
+    }
+
+    /// Segment `i`'s direction at `t`; where it has none, the previous direction (semantics §5.7):
+    /// the end direction of the nearest segment before that has one, else the start direction of
+    /// the nearest one after, else (1, 0).
+    func direction(inSegment i: Int, at t: Double) -> Point {
         if let d = segments[i].direction(at: t) { return d }
         for j in stride(from: i - 1, through: 0, by: -1) {
             if let d = segments[j].direction(at: 1) { return d }

@@ -1,0 +1,94 @@
+import AnimationBatch
+import AnimationCore
+import AnimationWorkloads
+import Foundation
+import Testing
+
+/// The angle difference `a − b` moved into (−π, π].
+private func turnDifference(_ a: Double, _ b: Double) -> Double {
+    var d = (a - b).truncatingRemainder(dividingBy: 2 * Double.pi)
+    if d > Double.pi { d -= 2 * Double.pi }
+    if d <= -Double.pi { d += 2 * Double.pi }
+    return abs(d)
+}
+
+@Suite("PathBatch: paced paths and their rotation angles (semantics §5.6, §5.7)")
+struct PathBatchTests {
+    /// Layers each following `paths[k]` in paced mode with `modes[k]`, over a transform model of
+    /// identity: the presentation transform is the z rotation by the angle.
+    private func angles(paths: [Path], modes: [RotationMode], at times: [Double],
+                        check: (_ layer: Int, _ time: Double, _ batch: Double, _ reference: Double) -> Void) throws {
+        let store = TrackStore()
+        var animations: [KeyframeAnimation] = []
+        for (k, path) in paths.enumerated() {
+            let layer = LayerID(UInt64(k + 1))
+            try store.setModelValue(.transform(.identity), layer: layer, property: "transform")
+            let fly = KeyframeAnimation(keyPath: "position", path: path, calculationMode: .paced, rotationMode: modes[k], duration: 3)
+            animations.append(fly)
+            try store.add(fly, layer: layer)
+        }
+        let evaluator = FrameEvaluator(store: store)
+        for t in times {
+            evaluator.evaluate(at: t)
+            for (k, fly) in animations.enumerated() {
+                guard case .transform(let m)? = evaluator.value(layer: LayerID(UInt64(k + 1)), property: "transform") else {
+                    Issue.record("no transform for layer \(k)")
+                    return
+                }
+                let reference = fly.rotationAngle(in: fly.timing.state(atParentTime: t))!
+                check(k, t, atan2(m.m12, m.m11), reference)
+            }
+        }
+    }
+
+    @Test("§5.7 on circles and random paths the angle table's angles agree with the reference's, autoReverse's half turn included")
+    func anglesAgreeWithReference() throws {
+        var random = RandomAnimations(seed: 75)
+        var paths: [Path] = []
+        for radius in [5.0, 50, 500] {
+            var circle = Path()
+            circle.addArc(center: Point(x: 0, y: 0), radius: radius, startAngle: 0.3, endAngle: 0.3 + 2 * Double.pi, clockwise: false)
+            paths.append(circle)
+        }
+        for _ in 0..<TestScale.count(debug: 6, release: 60) { paths.append(random.path()) }
+        let modes = paths.indices.map { $0 % 2 == 0 ? RotationMode.auto : .autoReverse }
+        var rng = SplitMix64(seed: 76)
+        let times = (0..<TestScale.count(debug: 40, release: 400)).map { _ in Double.random(in: 0..<3, using: &rng) }
+        let measures = paths.map(PathMeasure.init)
+        var worst = 0.0
+        try angles(paths: paths, modes: modes, at: times) { k, t, batch, reference in
+            let miss = turnDifference(batch, reference)
+            // The batch's progress is a Float: the point it stands on may be a few 1e-7 of the
+            // length away, which turns a curve's tangent by the curvature times that (and moves a
+            // corner's jump): the reference a hair earlier or later must then agree.
+            let near = [-2e-6, 2e-6, -2e-5, 2e-5].contains { delta in
+                let f = min(1, max(0, t / 3 + delta))
+                return turnDifference(batch, measures[k].angle(atFraction: f, reverse: modes[k] == .autoReverse)) <= 2e-5
+            }
+            #expect(miss <= TangentAngleTable.defaultTolerance + 2e-6 || near, "layer \(k) at \(t): \(batch) vs \(reference)")
+            if miss <= 1 { worst = max(worst, miss) }
+        }
+        #expect(worst <= TangentAngleTable.defaultTolerance + 2e-6 || TestScale.isFull)
+    }
+
+    @Test("§5.7 on a polygon the angle jumps at each corner's length, not over a table interval")
+    func cornersJumpWhereTheyAre() throws {
+        var square = Path()
+        square.addRect(Rect(x: 0, y: 0, width: 100, height: 100))   // 400 long, 3 s: a corner each 0.75 s
+        let times = [0.1, 0.7499, 0.7501, 1.4999, 1.5001, 2.2499, 2.2501, 2.9]
+        let expected = [0.0, 0, Double.pi / 2, Double.pi / 2, Double.pi, Double.pi, -Double.pi / 2, -Double.pi / 2]
+        try angles(paths: [square], modes: [.auto], at: times) { _, t, batch, reference in
+            let index = times.firstIndex(of: t)!
+            #expect(turnDifference(batch, expected[index]) <= 1e-6, "at \(t): \(batch)")
+            #expect(turnDifference(reference, expected[index]) <= 1e-12)
+        }
+    }
+}
+
+private extension PathMeasure {
+    /// The reference angle at fraction `f` of the length, plus π for autoReverse.
+    func angle(atFraction f: Double, reverse: Bool) -> Double {
+        let d = tangent(atLength: f * length)
+        return atan2(d.y, d.x) + (reverse ? Double.pi : 0)
+    }
+}
