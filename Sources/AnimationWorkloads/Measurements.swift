@@ -298,6 +298,12 @@ public struct ChurnFigures: Sendable, Codable {
     public var retargetAllSeconds: Double
     /// The frame after that.
     public var frameAfterRetargetAllSeconds: Double
+    /// Basic and spring animations retargeted at once through `TrackStore.retarget(_:from:to:beginTime:)`
+    /// (each to its slot's presentation value, from the value beneath): W2's other animations
+    /// (keyframes, paths) have no target to move.
+    public var retargetedValues: Int = 0
+    /// The time those retargets took, on the calling thread.
+    public var retargetValuesSeconds: Double = 0
 }
 
 extension Measure {
@@ -346,9 +352,25 @@ extension Measure {
         let frame = nanoseconds()
         evaluator.evaluate(at: t)
         let frameAfterAll = Double(nanoseconds() - frame) / 1e9
-        return ChurnFigures(properties: handles.count, retargetedPerFrame: perFrame, threads: threads,
-                            frameAfterRetarget: FrameStatistics(after), frameAlone: FrameStatistics(alone),
-                            replaceNanoseconds: replaceTotal / Double(max(1, replaced)), retargetAllSeconds: all,
-                            frameAfterRetargetAllSeconds: frameAfterAll)
+        // Every basic and spring animation to a new target, the values read before the clock runs.
+        var targets: [(index: Int, value: AnimationValue)] = []
+        for (i, layer) in workload.layers.enumerated() {
+            let animation = originals[i]
+            guard let property = animation as? any PropertyAnimation, animation is BasicAnimation || animation is SpringAnimation,
+                  case let (property, nil) = AnimationKeyPath.split(property.keyPath),
+                  let slot = store.slot(layer: layer.layer, property: property),
+                  let value = store.presentationValue(of: slot) else { continue }
+            targets.append((i, value))
+        }
+        let valuesStart = nanoseconds()
+        for (i, value) in targets { handles[i] = try store.retarget(handles[i], to: value, beginTime: t) }
+        let values = Double(nanoseconds() - valuesStart) / 1e9
+        evaluator.evaluate(at: t + 1.0 / 60)
+        var figures = ChurnFigures(properties: handles.count, retargetedPerFrame: perFrame, threads: threads,
+                                   frameAfterRetarget: FrameStatistics(after), frameAlone: FrameStatistics(alone),
+                                   replaceNanoseconds: replaceTotal / Double(max(1, replaced)), retargetAllSeconds: all,
+                                   frameAfterRetargetAllSeconds: frameAfterAll)
+        (figures.retargetedValues, figures.retargetValuesSeconds) = (targets.count, values)
+        return figures
     }
 }

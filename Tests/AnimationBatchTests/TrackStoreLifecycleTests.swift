@@ -127,6 +127,64 @@ struct TrackStoreLifecycleTests {
         #expect(store.animation(newMove) != nil, "an invalid retarget leaves the animation in place")
     }
 
+    @Test("retarget(_:from:to:beginTime:) is replace with the same animation's copy: new values, same curve, fresh start")
+    func typedRetarget() throws {
+        let store = TrackStore(), layer = LayerID(1)
+        try store.setModelValue(.point(Point(x: 5, y: 5)), layer: layer, property: "position")
+        try store.setModelValue(0.5, layer: layer, property: "opacity")
+        var move = BasicAnimation(keyPath: "position", from: Point.zero, to: Point(x: 100, y: 0), duration: 2)
+        move.timingFunction = try TimingFunction(controlPoints: 0.3, -0.4, 0.6, 1.4)
+        move.isRemovedOnCompletion = false
+        var bounce = SpringAnimation(keyPath: "opacity")
+        (bounce.fromValue, bounce.toValue, bounce.stiffness, bounce.damping) = (0, 1, 200, 12)
+        bounce.duration = bounce.settlingDuration
+        let moving = try store.add(move, layer: layer, forKey: "move")
+        let springing = try store.add(bounce, layer: layer)
+        let evaluator = FrameEvaluator(store: store)
+        _ = events(evaluator, at: 0.5)
+        // Mid-flight, from the value shown (as an implicit action does) to a new target.
+        let shown = try #require(evaluator.value(layer: layer, property: "position"))
+        let newMove = try store.retarget(moving, from: shown, to: .point(Point(x: -40, y: 60)), beginTime: 0.5)
+        let newSpring = try store.retarget(springing, to: 0.2, beginTime: 0.5)   // from the value beneath
+        #expect(store.key(of: newMove) == "move" && store.animation(moving) == nil)
+        var expectedMove = move
+        (expectedMove.fromValue, expectedMove.toValue, expectedMove.beginTime) = (shown, .point(Point(x: -40, y: 60)), 0.5)
+        var expectedSpring = bounce
+        (expectedSpring.fromValue, expectedSpring.toValue, expectedSpring.beginTime) = (nil, 0.2, 0.5)
+        let stored = try #require(store.animation(newMove) as? BasicAnimation)
+        #expect(stored.fromValue == shown && stored.toValue == expectedMove.toValue && stored.byValue == nil)
+        #expect(stored.beginTime == 0.5 && stored.duration == 2 && stored.timingFunction == move.timingFunction)
+        let storedSpring = try #require(store.animation(newSpring) as? SpringAnimation)
+        #expect(storedSpring.fromValue == nil && storedSpring.toValue == 0.2 && storedSpring.stiffness == 200)
+        #expect(events(evaluator, at: 0.6) == [AnimationEvent(animation: moving, kind: .stopped, outcome: .replaced),
+                                               AnimationEvent(animation: springing, kind: .stopped, outcome: .replaced),
+                                               AnimationEvent(animation: newMove, kind: .started),
+                                               AnimationEvent(animation: newSpring, kind: .started)])
+        for t in [0.6, 1.0, 1.7, 2.4, 3.0] {
+            evaluator.evaluate(at: t)
+            let model: [String: AnimationValue] = ["position": .point(Point(x: 5, y: 5)), "opacity": 0.5]
+            let expected = ReferenceEvaluator.presentationValues(model: model, animations: [expectedMove, expectedSpring], at: t)
+            for property in ["position", "opacity"] {
+                let value = try #require(evaluator.value(layer: layer, property: property))
+                #expect(PrecisionTable.maxDifference(value, expected[property]!) < 1e-4, "\(property) at \(t): \(value) vs \(expected[property]!)")
+            }
+        }
+        // Errors name what is wrong; the animation stays.
+        #expect(throws: AnimationError.self) { try store.retarget(moving, to: .point(.zero), beginTime: 1) }   // stale
+        #expect(throws: AnimationError.self) { try store.retarget(newMove, to: 3, beginTime: 1) }   // a scalar for a point
+        #expect(store.animation(newMove) != nil)
+        var path = Path()
+        path.move(to: .zero)
+        path.addLine(to: Point(x: 10, y: 0))
+        let fly = try store.add(KeyframeAnimation(keyPath: "position", path: path, duration: 1), layer: LayerID(2))
+        do {
+            try store.retarget(fly, to: .point(.zero), beginTime: 1)
+            Issue.record("a keyframe animation has no from and to")
+        } catch let error as AnimationError {
+            #expect(error.field == "handle")
+        }
+    }
+
     @Test("§4.1 a retarget on a composed slot that becomes to-only composes over the value beneath")
     func retargetChangesHowATrackComposes() throws {
         let store = TrackStore(), layer = LayerID(1)

@@ -190,6 +190,12 @@ class TrackBatch {
 
     /// Replaces the timing of track `i` and its timing function (nil: linear), keeping its value flags.
     func setTiming(_ i: Int, _ t: CompiledTiming, curve: TimingFunction?) {
+        setTiming(i, t)
+        curves.set(i, curve)
+    }
+
+    /// Stores track `i`'s timing, leaving its curve as it is.
+    func setTiming(_ i: Int, _ t: CompiledTiming) {
         beginTime[i] = t.beginTime
         speed[i] = t.speed
         timeOffset[i] = t.timeOffset
@@ -200,7 +206,6 @@ class TrackBatch {
         flags[i] = t.flags | (flags[i] & ~CompiledTiming.timingMask)
         group[i] = t.group
         plain[i] = t.isPlain ? 1 : 0
-        curves.set(i, curve)
     }
 
     /// Sets or clears a value flag of track `i` (``CompiledTiming/cumulative``, ``CompiledTiming/addsBase``).
