@@ -39,7 +39,7 @@ public final class FrameEvaluator: ParallelJob {
         /// Below this many tracks a frame runs on the calling thread alone.
         public var parallelThreshold: Int
         /// Tracks per chunk (rounded to whole 16-track blocks); slots per composition chunk (or
-        /// fewer, down to 512, so that each thread has a composition chunk).
+        /// fewer, down to 256, so that each thread has four composition chunks).
         public var chunkSize: Int
         /// When set, every batch is cut into exactly this many chunks (at most one per block), and
         /// the composition stage into as many per kind of work: for tests of chunking invariance.
@@ -222,11 +222,14 @@ public final class FrameEvaluator: ParallelJob {
         let fast = store.composition.chunkedCount
         if fast > 0 {
             let size = max(1, configuration.chunkSize)
-            // Slots per chunk, but a chunk per thread where there are 512 slots for each: a few
-            // thousand slots are a chunk's work, and one chunk would leave the other threads idle.
+            // Slots per chunk, but four chunks per thread where there are 256 slots for each: a few
+            // thousand slots are one chunk's work, which would leave the other threads idle, and
+            // neighbouring slots differ in cost (fast slots, then transform slots), which chunks
+            // taken from a counter even out. W3 (4,000 chunked slots) on two threads: 0.26 ms a
+            // frame with one chunk per thread, 0.19 ms with four.
             let threads = configuration.maximumThreads > 0 ? configuration.maximumThreads : WorkerPool.processorCount
             let n = configuration.chunksPerBatch.map { max(1, min($0, fast)) }
-                ?? max(1, (fast + size - 1) / size, min(threads, fast / 512))
+                ?? max(1, (fast + size - 1) / size, min(4 * threads, fast / 256))
             for k in 0..<n where fast * (k + 1) / n > fast * k / n {
                 compositionChunks.append((fast * k / n, fast * (k + 1) / n))
                 compositionChangeOffsets.append(kernelChangeRegion + fast * k / n)
@@ -250,6 +253,8 @@ public final class FrameEvaluator: ParallelJob {
     /// time, semantics §2.2), stores the presentation values, lists the changed slots, collects
     /// the events and reaps the animations that finished and are removed on completion (§1.4).
     public func evaluate(at time: Double) {
+        // Sleeping workers start waking now: they spin by the time the kernels are posted.
+        if configuration.scheduler == .workerPool && runsInParallel { pool?.prepare() }
         store.updatePlan()
         if plannedVersion != store.version || plannedFastSlots != store.composition.chunkedCount || eventsNeeded > eventCapacity {
             plan()

@@ -16,6 +16,16 @@ static inline void animation_prefetch(const void *address) {
     __builtin_prefetch(address, 0, 1);
 }
 
+/// Tells the CPU this thread is spinning on a flag (`pause` on x86, `yield` on ARM): a spin loop
+/// then neither floods the memory pipeline nor starves a sibling hyperthread.
+static inline void animation_cpu_relax(void) {
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#elif defined(__aarch64__)
+    __asm__ __volatile__("yield");
+#endif
+}
+
 /// 1 when this code is compiled for a CPU with fused multiply-add (for example with
 /// `-Xcc -march=native` on a recent x86-64), 0 otherwise. A compile-time constant once inlined:
 /// the kernels use it to choose `addingProduct` (one instruction with FMA, a libm call per lane
