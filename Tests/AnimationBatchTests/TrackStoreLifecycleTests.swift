@@ -185,6 +185,77 @@ struct TrackStoreLifecycleTests {
         }
     }
 
+    @Test("retargets mixed with model sets, replaces, removals and animations added on the same slots agree with the reference")
+    func retargetSequencesAgree() throws {
+        var rng = SplitMix64(seed: 410)
+        func number(_ range: ClosedRange<Double>) -> Double { Double.random(in: range, using: &rng) }
+        let store = TrackStore()
+        let evaluator = FrameEvaluator(store: store)
+        let layers = 24
+        // What the reference needs: each layer's model and its live animations in add order.
+        var models: [[String: AnimationValue]] = []
+        var live: [[(handle: AnimationHandle, animation: any Animation)]] = []
+        for k in 0..<layers {
+            let layer = LayerID(UInt64(k + 1))
+            let model: [String: AnimationValue] = ["opacity": .scalar(number(0...1)), "position": .point(Point(x: number(-50...50), y: 0))]
+            for (property, value) in model { try store.setModelValue(value, layer: layer, property: property) }
+            var fade = BasicAnimation(keyPath: "opacity", from: number(0...1), to: number(0...1), duration: number(0.5...2))
+            fade.isRemovedOnCompletion = false
+            var slide = SpringAnimation(keyPath: "position")
+            (slide.toValue, slide.stiffness, slide.damping) = (.point(Point(x: number(-50...50), y: number(-50...50))), 150, 14)
+            slide.duration = 2
+            slide.isRemovedOnCompletion = false
+            models.append(model)
+            live.append([(try store.add(fade, layer: layer), fade), (try store.add(slide, layer: layer), slide)])
+        }
+        var t = 0.0
+        for step in 0..<TestScale.count(debug: 30, release: 200) {
+            t += 0.05
+            let k = Int.random(in: 0..<layers, using: &rng), layer = LayerID(UInt64(k + 1))
+            let j = Int.random(in: 0..<live[k].count, using: &rng)
+            switch number(0...1) {
+            case ..<0.45:   // retarget, from the shown value or from the value beneath
+                let entry = live[k][j]
+                guard let property = entry.animation as? any PropertyAnimation else { continue }
+                let name = AnimationKeyPath.split(property.keyPath).property
+                let shown = evaluator.value(layer: layer, property: name)!
+                let to: AnimationValue = shown.kind == .scalar ? .scalar(number(0...1)) : .point(Point(x: number(-50...50), y: number(-50...50)))
+                let from: AnimationValue? = Bool.random(using: &rng) ? shown : nil
+                let handle = try store.retarget(entry.handle, from: from, to: to, beginTime: t)
+                let stored = try #require(store.animation(handle))
+                live[k][j] = (handle, stored)
+                if let b = stored as? BasicAnimation { #expect(b.toValue == to && b.fromValue == from && b.beginTime == t) }
+                if let s = stored as? SpringAnimation { #expect(s.toValue == to && s.fromValue == from && s.beginTime == t) }
+            case ..<0.6:   // a new model under the animations
+                let value: AnimationValue = .scalar(number(0...1))
+                try store.setModelValue(value, layer: layer, property: "opacity")
+                models[k]["opacity"] = value
+            case ..<0.75:   // another animation on the same slot (the slot becomes composed)
+                var nudge = BasicAnimation(keyPath: "opacity", from: 0.0, to: number(-0.2...0.2), duration: 1)
+                nudge.isAdditive = true
+                nudge.beginTime = t
+                nudge.isRemovedOnCompletion = false
+                live[k].append((try store.add(nudge, layer: layer), nudge))
+            case ..<0.85 where live[k].count > 1:
+                #expect(store.remove(live[k][j].handle))
+                live[k].remove(at: j)
+            default:   // a replace of the retargeted animation by its own stored form
+                let entry = live[k][j]
+                let handle = try store.replace(entry.handle, with: try #require(store.animation(entry.handle)))
+                live[k][j] = (handle, store.animation(handle)!)
+            }
+            evaluator.evaluate(at: t)
+            for k in 0..<layers {
+                let expected = ReferenceEvaluator.presentationValues(model: models[k], animations: live[k].map(\.animation), at: t)
+                for property in ["opacity", "position"] {
+                    let shown = evaluator.value(layer: LayerID(UInt64(k + 1)), property: property)!
+                    #expect(PrecisionTable.maxDifference(shown, expected[property]!) <= 1e-3,
+                            "step \(step), layer \(k), \(property): \(shown) vs \(expected[property]!)")
+                }
+            }
+        }
+    }
+
     @Test("§4.1 a retarget on a composed slot that becomes to-only composes over the value beneath")
     func retargetChangesHowATrackComposes() throws {
         let store = TrackStore(), layer = LayerID(1)

@@ -102,15 +102,22 @@ enum _FromToBy {
         if from != nil && to != nil && by != nil {
             throw AnimationError(field: "byValue", reason: "at most two of fromValue, toValue and byValue may be set")
         }
-        // The first value set fixes the kind; the others must match it. (Written without tuple
-        // pattern bindings: Swift 6.3.1's optimiser crashes on `if let (a, b) = optionalTuple` here.)
-        let named: [(name: String, value: AnimationValue?)] = [("fromValue", from), ("toValue", to), ("byValue", by)]
-        let set = named.filter { $0.value != nil }
-        guard let first = set.first, let firstKind = first.value?.kind else { return }
-        for other in set.dropFirst() {
-            guard let kind = other.value?.kind, kind != firstKind else { continue }
-            throw AnimationError(field: other.name, reason: "is a \(kind) but \(first.name) is a \(firstKind)")
+        // The first value set fixes the kind; the others must match it. (No arrays: every add and
+        // replace validates, and building them allocated twice per call.)
+        var first: (name: String, kind: ValueKind)?
+        func check(_ name: String, _ value: AnimationValue?) throws {
+            guard let kind = value?.kind else { return }
+            guard let known = first else {
+                first = (name, kind)
+                return
+            }
+            if kind != known.kind {
+                throw AnimationError(field: name, reason: "is a \(kind) but \(known.name) is a \(known.kind)")
+            }
         }
+        try check("fromValue", from)
+        try check("toValue", to)
+        try check("byValue", by)
     }
 
     /// True for the rows of §4.1 whose start or end is `base`: from only, to only, by only, none.
