@@ -350,28 +350,34 @@ public final class FrameEvaluator: ParallelJob {
     /// most once (§8.1).
     private func evaluateNodes(at time: Double) {
         let times = store.nodeTimes.base
-        for n in store.nodeOrder {
-            // Fields are read in place: copying the node (or the animation's record) per frame
-            // costs retains and a memmove per group.
-            let parent = store.nodes[Int(n)].parent
-            let parentTime = parent < 0 ? time : times[Int(parent)]
-            let state = store.nodes[Int(n)].timing.state(atParentTime: parentTime)
-            let isRoot = store.nodes[Int(n)].isRoot
-            var childTime = Double.nan
-            if state.contributes && !(isRoot && store.nodes[Int(n)].removedOnCompletion && state.phase == .after) {
-                childTime = store.nodes[Int(n)].curve.value(at: state.progress) * store.nodes[Int(n)].timing.effectiveDuration
-            }
-            times[Int(n)] = childTime
-            if isRoot && !parentTime.isNaN && state.phase != .before {
-                let reported = store.nodes[Int(n)].reported
-                let handle = AnimationHandle(index: store.nodes[Int(n)].animation, generation: store.nodes[Int(n)].generation)
-                if reported & TrackState.hasStarted == 0 {
-                    appendEvent(AnimationEvent(animation: handle, kind: .started))
+        // Through the arrays' buffers, taken once: subscripting the store's arrays per field cost
+        // an exclusivity check and a bounds check each, and copying a node (or the animation's
+        // record) costs retains and a memmove per group.
+        store.nodeOrder.withUnsafeBufferPointer { order in
+            store.nodes.withUnsafeMutableBufferPointer { nodes in
+                for n in order {
+                    let node = nodes.baseAddress! + Int(n)   // nodeOrder lists live node indices only
+                    let parent = node.pointee.parent
+                    let parentTime = parent < 0 ? time : times[Int(parent)]
+                    let state = node.pointee.timing.state(atParentTime: parentTime)
+                    let isRoot = node.pointee.isRoot
+                    var childTime = Double.nan
+                    if state.contributes && !(isRoot && node.pointee.removedOnCompletion && state.phase == .after) {
+                        childTime = node.pointee.curve.value(at: state.progress) * node.pointee.timing.effectiveDuration
+                    }
+                    times[Int(n)] = childTime
+                    if isRoot && !parentTime.isNaN && state.phase != .before {
+                        let reported = node.pointee.reported
+                        let handle = AnimationHandle(index: node.pointee.animation, generation: node.pointee.generation)
+                        if reported & TrackState.hasStarted == 0 {
+                            appendEvent(AnimationEvent(animation: handle, kind: .started))
+                        }
+                        if reported & TrackState.hasFinished == 0 && state.phase == .after {
+                            appendEvent(AnimationEvent(animation: handle, kind: .stopped, outcome: .finished))
+                        }
+                        node.pointee.reported = reported | TrackState.hasStarted | (state.phase == .after ? TrackState.hasFinished : 0)
+                    }
                 }
-                if reported & TrackState.hasFinished == 0 && state.phase == .after {
-                    appendEvent(AnimationEvent(animation: handle, kind: .stopped, outcome: .finished))
-                }
-                store.nodes[Int(n)].reported = reported | TrackState.hasStarted | (state.phase == .after ? TrackState.hasFinished : 0)
             }
         }
     }

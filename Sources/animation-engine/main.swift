@@ -151,6 +151,9 @@ struct Bench: ParsableCommand {
         }
         let evaluator = FrameEvaluator(store: store)
         let figures = Measure.frames(evaluator, frames: frames, threads: threadCount, countAllocations: counter)
+        // End to end: frames followed by a bulk read of every presentation value (what a host
+        // does), alternating with frames alone in the same run.
+        let reads = Measure.reads(evaluator, frames: frames, threads: threadCount)
         let reference = referenceSample(evaluator)
         let referenceFrame = reference.nanosecondsPerProperty * Double(store.trackCount) / 1e9
         let speedup = referenceFrame / figures.frames.p50Seconds
@@ -168,6 +171,9 @@ struct Bench: ParsableCommand {
                 ("frameTimeMinSeconds", .number(figures.frames.minSeconds)),
                 ("evaluationsPerSecond", .number(figures.evaluationsPerSecond)),
                 ("allocationsPerFrame", figures.allocationsPerFrame.map { .number($0) } ?? .null),
+                ("endToEndP50Seconds", .number(reads.endToEnd.p50Seconds)),
+                ("frameAloneP50Seconds", .number(reads.frameAlone.p50Seconds)),
+                ("bulkReadNanosecondsPerValue", .number(reads.bulkNanosecondsPerValue)),
                 ("referenceSecondsPerFrame", .number(referenceFrame)),
                 ("speedupOverReference", .number(speedup)),
                 ("maxErrorVsReference", .number(reference.maximumErrorOfTolerance)),
@@ -188,6 +194,9 @@ struct Bench: ParsableCommand {
             ("frame time min", String(format: "%.3f ms", figures.frames.minSeconds * 1e3)),
             ("evaluations / s", String(format: "%.1f M", figures.evaluationsPerSecond / 1e6)),
             ("allocations / frame", figures.allocationsPerFrame.map { String(format: "%.2f", $0) } ?? "not counted here"),
+            ("frame + bulk read p50", String(format: "%.3f ms (frames alone %.3f ms in the same run; %.2f ns per value read)",
+                                             reads.endToEnd.p50Seconds * 1e3, reads.frameAlone.p50Seconds * 1e3,
+                                             reads.bulkNanosecondsPerValue)),
             ("scalar reference", String(format: "%.0f ns per property → %.1f ms per frame (sample of %d)",
                                         reference.nanosecondsPerProperty, referenceFrame * 1e3, reference.sampleProperties)),
             ("speed-up over reference", String(format: "%.1f×", speedup)),

@@ -37,6 +37,12 @@ final class PathBatch: TrackBatch {
     /// The tangent angle (semantics §5.7).
     let angle = Column<Float>(fill: 0)
     override var anglePointer: UnsafeMutablePointer<Float>? { angle.base }
+    /// cos and sin of `angle` (absolute error ≤ 2e-7, `SIMDMath.sinCos`), for composition.
+    let angleCosine = Column<Float>(fill: 1)
+    let angleSine = Column<Float>(fill: 0)
+    override var turnPointers: (cosine: UnsafeMutablePointer<Float>, sine: UnsafeMutablePointer<Float>)? {
+        (angleCosine.base, angleSine.base)
+    }
     /// (x, y) per sample.
     let tables = Pool<Float>(fill: 0)
     /// Per track, the float offset of its angle table in `angleTables`; −1 without a rotation mode.
@@ -77,6 +83,8 @@ final class PathBatch: TrackBatch {
         tableOffset.reserve(needed, count: count)
         sampleCount.reserve(needed, count: count)
         angle.reserve(needed, count: count)
+        angleCosine.reserve(needed, count: count)
+        angleSine.reserve(needed, count: count)
         angleBase.reserve(needed, count: count)
     }
 
@@ -85,6 +93,8 @@ final class PathBatch: TrackBatch {
         tableOffset[to] = tableOffset[from]
         sampleCount[to] = sampleCount[from]
         angle[to] = angle[from]
+        angleCosine[to] = angleCosine[from]
+        angleSine[to] = angleSine[from]
         angleBase[to] = angleBase[from]
         rotating[to] = rotating[from]
     }
@@ -99,6 +109,8 @@ final class PathBatch: TrackBatch {
         tableOffset[i] = 0
         sampleCount[i] = 2
         angle[i] = 0
+        angleCosine[i] = 1
+        angleSine[i] = 0
         angleBase[i] = -1
         rotating.removeLast()
     }
@@ -237,6 +249,14 @@ final class PathBatch: TrackBatch {
         angle = angle - turns * (2 * Float.pi)
         store16(angle, self.angle.base, i)
         let reference = (exact .!= 0) .& (timing.weight .!= 0) .& (base .>= 0)
-        if anyLane(reference) { storeRotationAngles(rotating, into: self.angle.base, block: i, timing: timing, lanes: reference) }
+        if anyLane(reference) {
+            storeRotationAngles(rotating, into: self.angle.base, block: i, timing: timing, lanes: reference)
+            angle = load16(self.angle.base, i)
+        }
+        // Composition turns the transform by this angle: sixteen in SIMD here cost less than one
+        // libm cos and sin in Double per slot there (W3 on one thread: 0.26 → 0.22 ms a frame).
+        let (sine, cosine) = SIMDMath.sinCos(angle)
+        store16(cosine, angleCosine.base, i)
+        store16(sine, angleSine.base, i)
     }
 }

@@ -229,6 +229,10 @@ class TrackBatch {
     /// The rotation-mode angle column (semantics §5.7) of batches that evaluate paths; nil here.
     var anglePointer: UnsafeMutablePointer<Float>? { nil }
 
+    /// The cosine and sine of each rotation-mode angle, for batches that compute them with the
+    /// angle (in SIMD, where composition would call libm per slot); nil here.
+    var turnPointers: (cosine: UnsafeMutablePointer<Float>, sine: UnsafeMutablePointer<Float>)? { nil }
+
     /// Removes track `i` by moving the last track into its place. Returns the store index of the
     /// track that moved (now at `i`), or nil when `i` was the last.
     func remove(at i: Int) -> Int32? {

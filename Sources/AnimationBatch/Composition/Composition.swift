@@ -110,6 +110,9 @@ final class Composition {
         var outputs: UnsafeMutablePointer<UnsafeMutablePointer<Float>>
         /// The rotation-mode angles of batches that evaluate paths; nil for the others.
         var angle: UnsafeMutablePointer<Float>?
+        /// Their cosines and sines, where the batch computes them (``TrackBatch/turnPointers``).
+        var cosine: UnsafeMutablePointer<Float>?
+        var sine: UnsafeMutablePointer<Float>?
     }
 
     private(set) var fastSlots: [FastSlot] = []
@@ -285,7 +288,9 @@ final class Composition {
             batchCapacity = batches.count * 2
         }
         for (b, batch) in batches.enumerated() {
-            batchPointers[b] = BatchPointers(state: batch.state.base, outputs: batch.outputs.pointers, angle: batch.anglePointer)
+            let turns = batch.turnPointers
+            batchPointers[b] = BatchPointers(state: batch.state.base, outputs: batch.outputs.pointers, angle: batch.anglePointer,
+                                             cosine: turns?.cosine, sine: turns?.sine)
         }
     }
 
@@ -320,12 +325,15 @@ final class Composition {
             }
             transformSlots.withUnsafeBufferPointer { slots in
                 for o in transformRange.clamped(to: 0..<slots.count) {
-                    let f = slots[o]
+                    // In place: a transform slot is some 300 bytes, and copying it cost as much as
+                    // composing a slot that only turns.
+                    let f = UnsafePointer(slots.baseAddress! + o)   // o is within the buffer (clamped above)
                     let value = Self.composeTransform(f, entries: entries, batches: batches)
-                        ?? Self.composeTransformByReference(f, entries: entries, batches: batches)
-                    let row = target.bases[Int(f.column)] + Int(f.row) * 16
-                    if PresentationTable.replace(row, with: .transform(value), width: 16) && target.pending[Int(f.slot)] == 0 {
-                        target.changes[count] = SlotHandle(index: f.slot, generation: target.locations[Int(f.slot)].generation)
+                        ?? Self.composeTransformByReference(f.pointee, entries: entries, batches: batches)
+                    let row = target.bases[Int(f.pointee.column)] + Int(f.pointee.row) * 16
+                    let s = f.pointee.slot
+                    if PresentationTable.replace(row, with: .transform(value), width: 16) && target.pending[Int(s)] == 0 {
+                        target.changes[count] = SlotHandle(index: s, generation: target.locations[Int(s)].generation)
                         count += 1
                     }
                 }
@@ -342,11 +350,14 @@ final class Composition {
     /// of unequal x and y scales followed by a field (its decomposition would have a skew) — and
     /// the reference's sequence must decide.
     @inline(__always)
-    static func composeTransform(_ f: TransformSlot, entries: UnsafeBufferPointer<FastEntry>,
+    static func composeTransform(_ f: UnsafePointer<TransformSlot>, entries: UnsafeBufferPointer<FastEntry>,
                                  batches: UnsafePointer<BatchPointers>) -> Transform3D? {
-        var parts = f.parts, angle = f.angles.z
+        var parts = f.pointee.parts, angle = f.pointee.angles.z
         var turn = 0.0, written = false
-        for e in f.entries {
+        // The one turn's cosine and sine when its batch computed them (the common case: one path
+        // animation with a rotation mode); NaN otherwise.
+        var turns = 0, turnCosine = Double.nan, turnSine = Double.nan
+        for e in f.pointee.entries {
             let entry = entries[Int(e)]
             let batch = batches[Int(entry.batch)], i = Int(entry.index)
             guard batch.state[i] & TrackState.contributes != 0 else { continue }
@@ -354,14 +365,22 @@ final class Composition {
             if op == .turn {
                 guard let angles = batch.angle else { continue }
                 turn += Double(angles[i])
+                turns += 1
+                if let cosine = batch.cosine, let sine = batch.sine {
+                    (turnCosine, turnSine) = (Double(cosine[i]), Double(sine[i]))
+                } else {
+                    (turnCosine, turnSine) = (.nan, .nan)
+                }
                 continue
             }
-            if turn != 0 {
+            if turns > 0 {
                 // The matrix so far turned by Rz(turn): its parts are these with the angle moved,
                 // as long as the turn commutes with the scales.
                 guard parts.scale.x == parts.scale.y else { return nil }
                 angle += turn
                 turn = 0
+                turns = 0
+                (turnCosine, turnSine) = (.nan, .nan)
             }
             let v = Double(batch.outputs[0][i])
             let add = entry.additive
@@ -387,20 +406,20 @@ final class Composition {
                   parts.translation.z.isFinite, angle.isFinite else { return nil }
             written = true
         }
-        var m = f.model
+        var m = f.pointee.model
         if written {
-            parts.rotation = Quaternion(eulerAngles: Vector3(x: f.angles.x, y: f.angles.y, z: angle))
+            parts.rotation = Quaternion(eulerAngles: Vector3(x: f.pointee.angles.x, y: f.pointee.angles.y, z: angle))
             m = parts.recomposed()
         }
-        return turn != 0 ? turned(m, by: turn) : m
+        if turns == 1 && !turnCosine.isNaN { return turned(m, cosine: turnCosine, sine: turnSine) }
+        return turns > 0 ? turned(m, cosine: cos(turn), sine: sin(turn)) : m
     }
 
-    /// `Rz(angle) · m` in the row-vector convention (`Transform3D.rotation(angle:x:0,y:0,z:1)`
-    /// concatenated with `m`): only the first two rows mix, 16 products where the general one
-    /// takes 64 and normalises the axis.
+    /// `Rz(θ) · m` for `c = cos θ`, `s = sin θ`, in the row-vector convention
+    /// (`Transform3D.rotation(angle: θ, x: 0, y: 0, z: 1)` concatenated with `m`): only the first
+    /// two rows mix, 16 products where the general one takes 64 and normalises the axis.
     @inline(__always)
-    static func turned(_ m: Transform3D, by angle: Double) -> Transform3D {
-        let c = cos(angle), s = sin(angle)
+    static func turned(_ m: Transform3D, cosine c: Double, sine s: Double) -> Transform3D {
         var r = m
         r.m11 = c * m.m11 + s * m.m21
         r.m12 = c * m.m12 + s * m.m22
