@@ -484,7 +484,11 @@ public final class FrameEvaluator: ParallelJob {
     /// The presentation value of a slot after the last frame (a model value set since shows at
     /// once), or nil for a stale handle: a few loads from the presentation table, no copies of
     /// records, no reference counting.
-    @inlinable
+    ///
+    /// Always inlined: returned from a call, the 129-byte value goes through memory, copied with
+    /// wide loads of the narrow stores just made (store-forwarding stalls) — 25 ns a read; inlined,
+    /// the caller keeps only what it uses — 5 ns (W2, 100,000 reads in a loop).
+    @inlinable @inline(__always)
     public func value(of slot: SlotHandle) -> AnimationValue? {
         PresentationTable.presentationValue(of: slot, in: tables)
     }

@@ -723,8 +723,9 @@ public final class TrackStore {
     }
 
     /// The presentation value of a slot after the last frame (a model value set since shows at
-    /// once), or nil for a stale handle: one load from its row.
-    @inlinable
+    /// once), or nil for a stale handle: one load from its row (always inlined, as
+    /// `FrameEvaluator.value(of:)` is, for the same reason).
+    @inlinable @inline(__always)
     public func presentationValue(of slot: SlotHandle) -> AnimationValue? {
         PresentationTable.presentationValue(of: slot, in: table.raw)
     }
