@@ -5,7 +5,11 @@
 //   (b) an object-per-animation design with virtual dispatch, in Double, using (a) — how scalar
 //       ports of Core Animation evaluate;
 //   (c) the same struct-of-arrays data in a plain C++ loop (Float values, Double time, a fixed
-//       bisection + Newton solve the compiler can vectorise), built at -O3 -march=native.
+//       bisection + Newton solve the compiler can vectorise), built at -O3 -march=native;
+//   (d) layers as a host has them: model values, several animations per property (a value and
+//       additive ones on top), every presentation value read back into the host's buffers each
+//       frame — an object per layer and per animation, composing in add order, beside the engine
+//       evaluating and handing its columns over (ae_engine_read_property).
 // Before timing anything it checks that every variant agrees with the scalar reference within
 // design.md's precision table, and exits with status 1 if one does not.
 #include "animation_engine.h"
@@ -16,6 +20,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <memory>
 #include <string>
 #include <vector>
@@ -306,6 +311,146 @@ struct Mix {
     }
 };
 
+// (d) Layers with model values, stacks of animations per property and a read-back per frame.
+// Each layer has opacity, position and backgroundColor; its first animation sets one of them (the
+// mix's kinds; springs on opacity), and 30 % of the layers add an additive basic animation on the
+// same property. The object design keeps, per layer, its model values and its animations in add
+// order, composes each property (the model, then each animation replacing or adding, semantics
+// §8.4) and copies the results into the host's per-property buffers; the engine evaluates and the
+// host copies the engine's columns into the same kind of buffers.
+const int kPropertyWidth[3] = {1, 2, 4};
+const char *const kPropertyName[3] = {"opacity", "position", "backgroundColor"};
+
+struct Layers {
+    struct Entry {
+        std::unique_ptr<Animation> animation;
+        Spec spec;
+        int property;
+        bool additive;
+    };
+    struct LayerObject {
+        double model[3][4];
+        std::vector<Entry> entries;
+    };
+    size_t n;
+    std::vector<LayerObject> layers;
+    ae_engine *engine = nullptr;
+    std::vector<double> objectHost[3], engineHost[3];
+    std::vector<uint64_t> engineLayers[3];
+
+    explicit Layers(size_t count) : n(count), layers(count) {
+        Random r(11);
+        if (ae_engine_create(&engine) != AE_OK) { std::fprintf(stderr, "%s\n", ae_last_error_message()); std::exit(1); }
+        for (int p = 0; p < 3; p++) {
+            objectHost[p].assign(n * size_t(kPropertyWidth[p]), 0);
+            engineHost[p].assign(n * size_t(kPropertyWidth[p]), 0);
+            engineLayers[p].assign(n, 0);
+        }
+        for (size_t i = 0; i < n; i++) {
+            LayerObject &layer = layers[i];
+            uint64_t id = i + 1;
+            for (int p = 0; p < 3; p++) {
+                for (int c = 0; c < 4; c++) layer.model[p][c] = p == 2 ? r.uniform() : r.range(-100, 100);
+                static const int kinds[3] = {AE_SCALAR, AE_POINT, AE_COLOR};
+                check(ae_engine_set_model_value(engine, id, kPropertyName[p], kinds[p], layer.model[p], size_t(kPropertyWidth[p])), i);
+            }
+            Spec s{};
+            uint64_t pick = r.next() % 10;
+            s.kind = pick < 4 ? kScalar : pick < 6 ? kPoint : pick < 8 ? kColor : kSpring;
+            randomTiming(r, s);
+            for (int c = 0; c < 4; c++) {
+                s.from[c] = s.kind == kColor ? r.uniform() : r.range(-200, 200);
+                s.to[c] = s.kind == kColor ? r.uniform() : r.range(-200, 200);
+            }
+            s.omega0 = std::sqrt(r.range(50, 300));
+            s.zeta = r.range(0.2, 1.0);
+            int property = s.kind == kSpring ? 0 : int(s.kind);
+            add(i, s, property, false);
+            if (r.next() % 10 < 3) {
+                Spec extra{};
+                extra.kind = Kind(property);
+                randomTiming(r, extra);
+                for (int c = 0; c < 4; c++) extra.to[c] = property == 2 ? r.range(-0.2, 0.2) : r.range(-20, 20);
+                add(i, extra, property, true);
+            }
+        }
+    }
+    ~Layers() { ae_engine_destroy(engine); }
+
+    static void randomTiming(Random &r, Spec &s) {
+        s.curve = int(r.next() % 8);
+        s.begin = r.range(0, 0.5);
+        s.duration = r.range(0.5, 2);
+        s.repeats = (r.next() % 3 == 0) ? 3 : 1;
+    }
+
+    static void check(ae_status status, size_t i) {
+        if (status != AE_OK) { std::fprintf(stderr, "layer %zu: %s\n", i, ae_last_error_message()); std::exit(1); }
+    }
+
+    void add(size_t i, const Spec &s, int property, bool additive) {
+        ae_timing timing;
+        ae_timing_init(&timing);
+        timing.begin_time = s.begin;
+        timing.duration = s.duration;
+        timing.repeat_count = s.repeats;
+        timing.fill_mode = AE_FILL_BOTH;
+        timing.removed_on_completion = 0;
+        timing.additive = additive ? 1 : 0;
+        uint64_t animation = 0;
+        Entry entry{nullptr, s, property, additive};
+        if (s.kind == kSpring) {
+            double stiffness = s.omega0 * s.omega0, damping = 2 * s.zeta * s.omega0;  // mass 1
+            check(ae_engine_add_spring(engine, i + 1, kPropertyName[property], AE_SCALAR, s.from, s.to, nullptr, 1, 1, stiffness,
+                                       damping, 0, 0, &timing, &animation), i);
+            entry.animation.reset(new SpringObject(s));
+        } else {
+            timing.has_timing_function = 1;
+            for (int k = 0; k < 4; k++) timing.timing_function[k] = kCurves[s.curve][k];
+            static const int kinds[3] = {AE_SCALAR, AE_POINT, AE_COLOR};
+            check(ae_engine_add_basic(engine, i + 1, kPropertyName[property], kinds[property], s.from, s.to, nullptr,
+                                      size_t(kPropertyWidth[property]), &timing, &animation), i);
+            entry.animation.reset(new BasicObject(s));
+        }
+        layers[i].entries.push_back(std::move(entry));
+    }
+
+    // The object design's frame: compose every layer's properties, copy them to the host.
+    void objectsFrame(double time) {
+        for (size_t i = 0; i < n; i++) {
+            const LayerObject &layer = layers[i];
+            double shown[3][4];
+            std::memcpy(shown, layer.model, sizeof shown);
+            for (const Entry &e : layer.entries) {
+                double value[4];
+                e.animation->evaluate(time, value);
+                double *row = shown[e.property];
+                for (int c = 0; c < kPropertyWidth[e.property]; c++) row[c] = e.additive ? row[c] + value[c] : value[c];
+            }
+            for (int p = 0; p < 3; p++) {
+                const size_t w = size_t(kPropertyWidth[p]);
+                std::memcpy(&objectHost[p][w * i], shown[p], w * sizeof(double));
+            }
+        }
+    }
+
+    // The engine's frame: evaluate, then each property's column copied to the host.
+    void engineFrame(double time, int threads) {
+        if (ae_engine_evaluate(engine, time, threads) != AE_OK) {
+            std::fprintf(stderr, "ae_engine_evaluate: %s\n", ae_last_error_message());
+            std::exit(1);
+        }
+        for (int p = 0; p < 3; p++) {
+            const double *values = nullptr;
+            const uint64_t *ids = nullptr;
+            size_t count = 0, components = 0;
+            check(ae_engine_read_property(engine, kPropertyName[p], &values, &ids, &count, &components), 0);
+            std::memcpy(engineHost[p].data(), values, count * components * sizeof(double));
+            std::memcpy(engineLayers[p].data(), ids, count * sizeof(uint64_t));
+        }
+    }
+};
+
 // ---------------------------------------------------------------------------------------------
 // Agreement with the precision table before anything is timed.
 bool checkW1(W1 &w) {
@@ -361,10 +506,44 @@ bool checkMix(Mix &m) {
     return worst[0] <= 1 && worst[1] <= 1;
 }
 
+bool checkLayers(Layers &l) {
+    double worst = 0;  // the engine against (d)'s objects, as a fraction of the tolerance
+    const double times[] = {0.0, 0.3, 0.77, 1.5, 2.9, 7.0};
+    for (double time : times) {
+        l.objectsFrame(time);
+        l.engineFrame(time, 1);
+        for (int p = 0; p < 3; p++) {
+            const size_t w = size_t(kPropertyWidth[p]);
+            for (size_t row = 0; row < l.n; row++) {
+                size_t i = size_t(l.engineLayers[p][row] - 1);
+                // design.md's table summed over the property's animations (as the mix's check),
+                // with the model's magnitude for what is added to it.
+                double tolerance = 0;
+                for (const Layers::Entry &e : l.layers[i].entries) {
+                    if (e.property != p) continue;
+                    double scale = 0;
+                    for (size_t c = 0; c < w; c++) {
+                        scale = std::fmax(scale, std::fmax(std::fabs(e.spec.from[c]), std::fabs(e.spec.to[c])));
+                        if (e.additive) scale = std::fmax(scale, std::fabs(l.layers[i].model[p][c]));
+                    }
+                    tolerance += 1e-5 * (1 + 2 * scale) + 2e-5 * 2 * scale + (e.spec.kind == kSpring ? 1e-4 * 2 * scale : 0);
+                }
+                if (tolerance == 0) tolerance = 1e-12;   // unanimated: the model, exactly
+                for (size_t c = 0; c < w; c++) {
+                    worst = std::fmax(worst, std::fabs(l.engineHost[p][w * row + c] - l.objectHost[p][w * i + c]) / tolerance);
+                }
+            }
+        }
+    }
+    std::fprintf(stderr, "layers agreement with the object baseline (worst error as a fraction of the tolerance): engine %.3f\n", worst);
+    return worst <= 1;
+}
+
 size_t w1Size = 1 << 20;
 std::vector<size_t> mixSizes = {10000, 100000, 1000000};
 W1 *w1 = nullptr;
 std::vector<Mix *> mixes;
+std::vector<Layers *> layerSets;
 
 // ---------------------------------------------------------------------------------------------
 // Benchmarks. Counters: items are evaluations (W1) or animated properties (mix).
@@ -415,6 +594,29 @@ void Mix_ObjectPerAnimation(benchmark::State &state) {
     state.counters["properties"] = double(m.n);
 }
 
+void Layers_Engine(benchmark::State &state) {
+    Layers &l = *layerSets[size_t(state.range(0))];
+    int threads = int(state.range(1));
+    int64_t k = 0;
+    for (auto _ : state) {
+        l.engineFrame(frameTime(k++), threads);
+        benchmark::ClobberMemory();
+    }
+    state.SetItemsProcessed(int64_t(state.iterations()) * int64_t(l.n));
+    state.counters["layers"] = double(l.n);
+}
+
+void Layers_ObjectPerAnimation(benchmark::State &state) {
+    Layers &l = *layerSets[size_t(state.range(0))];
+    int64_t k = 0;
+    for (auto _ : state) {
+        l.objectsFrame(frameTime(k++));
+        benchmark::ClobberMemory();
+    }
+    state.SetItemsProcessed(int64_t(state.iterations()) * int64_t(l.n));
+    state.counters["layers"] = double(l.n);
+}
+
 void Mix_SoAPlainCxx(benchmark::State &state) {
     Mix &m = *mixes[size_t(state.range(0))];
     int64_t k = 0;
@@ -460,6 +662,8 @@ int main(int argc, char **argv) {
     for (size_t size : mixSizes) {
         mixes.push_back(new Mix(size));
         ok = checkMix(*mixes.back()) && ok;
+        layerSets.push_back(new Layers(size));
+        ok = checkLayers(*layerSets.back()) && ok;
     }
     if (!ok) {
         std::fprintf(stderr, "engine-shim: a variant disagrees with the reference beyond the precision table; nothing timed\n");
@@ -477,10 +681,16 @@ int main(int argc, char **argv) {
             ->Arg(int64_t(i))->UseRealTime()->Unit(benchmark::kMillisecond);
         benchmark::RegisterBenchmark(("mix/soaPlainCxx/" + n).c_str(), Mix_SoAPlainCxx)
             ->Arg(int64_t(i))->UseRealTime()->Unit(benchmark::kMillisecond);
+        // (d): the frame a host runs — compose and read every value back.
+        benchmark::RegisterBenchmark(("layers/engine/" + n).c_str(), Layers_Engine)
+            ->Args({int64_t(i), 1})->Args({int64_t(i), 2})->UseRealTime()->Unit(benchmark::kMillisecond);
+        benchmark::RegisterBenchmark(("layers/objectPerAnimation/" + n).c_str(), Layers_ObjectPerAnimation)
+            ->Arg(int64_t(i))->UseRealTime()->Unit(benchmark::kMillisecond);
     }
     benchmark::RunSpecifiedBenchmarks();
     benchmark::Shutdown();
     for (Mix *m : mixes) delete m;
+    for (Layers *l : layerSets) delete l;
     delete w1;
     return 0;
 }
