@@ -16,14 +16,15 @@ private func turnDifference(_ a: Double, _ b: Double) -> Double {
 struct PathBatchTests {
     /// Layers each following `paths[k]` in paced mode with `modes[k]`, over a transform model of
     /// identity: the presentation transform is the z rotation by the angle.
-    private func angles(paths: [Path], modes: [RotationMode], at times: [Double],
+    private func angles(paths: [Path], modes: [RotationMode], calculationMode: CalculationMode = .paced, at times: [Double],
                         check: (_ layer: Int, _ time: Double, _ batch: Double, _ reference: Double) -> Void) throws {
         let store = TrackStore()
         var animations: [KeyframeAnimation] = []
         for (k, path) in paths.enumerated() {
             let layer = LayerID(UInt64(k + 1))
             try store.setModelValue(.transform(.identity), layer: layer, property: "transform")
-            let fly = KeyframeAnimation(keyPath: "position", path: path, calculationMode: .paced, rotationMode: modes[k], duration: 3)
+            let fly = KeyframeAnimation(keyPath: "position", path: path, calculationMode: calculationMode, rotationMode: modes[k],
+                                        duration: 3)
             animations.append(fly)
             try store.add(fly, layer: layer)
         }
@@ -69,6 +70,38 @@ struct PathBatchTests {
             if miss <= 1 { worst = max(worst, miss) }
         }
         #expect(worst <= TangentAngleTable.defaultTolerance + 2e-6 || TestScale.isFull)
+    }
+
+    @Test("§5.7 linear, cubic and discrete path animations turn by the segment's own direction, as the reference does")
+    func bezierAnglesAgreeWithReference() throws {
+        var random = RandomAnimations(seed: 57)
+        var paths: [Path] = []
+        var circle = Path()
+        circle.addArc(center: Point(x: 0, y: 0), radius: 60, startAngle: 0.3, endAngle: 0.3 + 2 * Double.pi, clockwise: false)
+        paths.append(circle)
+        var square = Path()
+        square.addRect(Rect(x: 0, y: 0, width: 100, height: 50))
+        paths.append(square)
+        for _ in 0..<TestScale.count(debug: 6, release: 60) { paths.append(random.path()) }
+        let modes = paths.indices.map { $0 % 2 == 0 ? RotationMode.auto : .autoReverse }
+        var rng = SplitMix64(seed: 58)
+        let times = (0..<TestScale.count(debug: 40, release: 400)).map { _ in Double.random(in: 0..<3, using: &rng) }
+        for calculationMode in [CalculationMode.linear, .cubic, .discrete] {
+            let animations = paths.indices.map {
+                KeyframeAnimation(keyPath: "position", path: paths[$0], calculationMode: calculationMode, rotationMode: modes[$0], duration: 3)
+            }
+            try angles(paths: paths, modes: modes, calculationMode: calculationMode, at: times) { k, t, batch, reference in
+                let miss = turnDifference(batch, reference)
+                // Float progress: the point may sit a few 1e-7 of the duration away (a curve's
+                // tangent turns with it, a corner's jump moves): the reference a hair earlier or
+                // later must then agree.
+                let near = [-2e-6, 2e-6, -2e-5, 2e-5].contains { delta in
+                    let state = animations[k].timing.state(atParentTime: t + 3 * delta)
+                    return animations[k].rotationAngle(in: state).map { turnDifference(batch, $0) <= 2e-5 } ?? false
+                }
+                #expect(miss <= 2e-5 || near, "\(calculationMode), layer \(k) at \(t): \(batch) vs \(reference)")
+            }
+        }
     }
 
     @Test("§5.7 on a polygon the angle jumps at each corner's length, not over a table interval")

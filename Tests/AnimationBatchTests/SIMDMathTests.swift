@@ -1,8 +1,10 @@
 // The kernels' C helpers: vector rounding (SIMDMath.floor and roundedToNearestEven call them; in
 // builds without vector rounding instructions — the portable x86-64 build that `swift test` makes —
 // exact arithmetic that must give the standard library's bits) and the path kernel's quad loads.
+@testable import AnimationBatch
 import AnimationWorkloads
 import CKernelSupport
+import Foundation
 import Testing
 
 @Suite("Kernel helpers (SIMDMath, path loads)")
@@ -90,5 +92,33 @@ struct SIMDMathTests {
                 }
             }
         }
+    }
+}
+
+@Suite("SIMDMath.atan2: the rotation-mode angle of curved path tracks (semantics §5.7)")
+struct SIMDMathAtan2Tests {
+    @Test("atan2 within 4e-7 rad of Double's on every octant, the axes, zeros and wide ratios")
+    func atan2AgreesWithDouble() {
+        var points: [(Float, Float)] = [(0, 1), (0, -1), (1, 0), (-1, 0), (0, 0), (1, 1), (-1, 1), (1, -1), (-1, -1),
+                                        (1e-30, 1), (1, 1e-30), (-1e-30, -1), (3e7, -2), (0.414_213_56, 1), (1, 0.414_213_56),
+                                        (2.414_213_6, 1), (-2.414_213_6, 1), (.infinity, 1), (1, .infinity)]
+        var generator = SplitMix64(seed: 0xA7A2)
+        for _ in 0..<20_000 {
+            let scale = Float.random(in: -6...6, using: &generator)
+            points.append((Float.random(in: -1...1, using: &generator) * powf(10, scale), Float.random(in: -1...1, using: &generator)))
+        }
+        var worst = 0.0
+        for start in stride(from: 0, to: points.count, by: 16) {
+            var y = SIMD16<Float>(repeating: 1), x = SIMD16<Float>(repeating: 1)
+            for lane in 0..<16 where start + lane < points.count { (y[lane], x[lane]) = points[start + lane] }
+            let angle = SIMDMath.atan2(y, x)
+            for lane in 0..<16 where start + lane < points.count {
+                let expected = Foundation.atan2(Double(y[lane]), Double(x[lane]))
+                let miss = abs(Double(angle[lane]) - expected)
+                worst = max(worst, miss)
+                #expect(miss <= 4e-7, "atan2(\(y[lane]), \(x[lane])) = \(angle[lane]), expected \(expected)")
+            }
+        }
+        #expect(worst > 0)
     }
 }

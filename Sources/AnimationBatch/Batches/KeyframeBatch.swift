@@ -70,6 +70,15 @@ final class KeyframeBatch: TrackBatch {
     /// The tangent angle for path tracks with a rotation mode (semantics §5.7).
     let angle = Column<Float>(fill: 0)
     override var anglePointer: UnsafeMutablePointer<Float>? { angle.base }
+    /// Per track: NaN without a rotation mode, else the turn added to the tangent's angle (0, or π
+    /// for autoReverse).
+    let turn = Column<Float>(fill: .nan)
+    /// cos and sin of `angle` (absolute error ≤ 2e-7), for composition.
+    let angleCosine = Column<Float>(fill: 1)
+    let angleSine = Column<Float>(fill: 0)
+    override var turnPointers: (cosine: UnsafeMutablePointer<Float>, sine: UnsafeMutablePointer<Float>)? {
+        (angleCosine.base, angleSine.base)
+    }
 
     /// The segment cache: the cached segment serves progress in `[validFrom, validUntil)` (empty —
     /// +∞, −∞ — until the first refresh and after the keyframes change); its fraction is
@@ -94,8 +103,9 @@ final class KeyframeBatch: TrackBatch {
     /// Pool floats that belong to removed tracks (compacted when they outnumber the live ones).
     private var garbage = 0
 
-    /// Path tracks with a rotation mode keep their animation: the angle is the reference's own
-    /// (the tangent of the exact segment, with its fall-backs at cusps). Parallel to positions.
+    /// Path tracks with a rotation mode keep their animation, for the lanes whose angle the
+    /// reference gives (held values, and where the curve's derivative nearly vanishes: see
+    /// `storeAngles`). Parallel to positions.
     private(set) var rotating: [KeyframeAnimation?] = []
     /// How many entries of `rotating` are set (so a frame can skip the rotation pass in O(1)).
     private var rotatingCount = 0
@@ -127,6 +137,9 @@ final class KeyframeBatch: TrackBatch {
         for c in intColumns { c.reserve(needed, count: count) }
         layout.reserve(needed, count: count)
         angle.reserve(needed, count: count)
+        turn.reserve(needed, count: count)
+        angleCosine.reserve(needed, count: count)
+        angleSine.reserve(needed, count: count)
         for c in cacheColumns { c.reserve(needed, count: count) }
         for v in cacheVectors { v.reserve(needed, count: count) }
         segmentCurve.reserve(needed, count: count)
@@ -137,6 +150,9 @@ final class KeyframeBatch: TrackBatch {
         for c in intColumns { c[to] = c[from] }
         layout[to] = layout[from]
         angle[to] = angle[from]
+        turn[to] = turn[from]
+        angleCosine[to] = angleCosine[from]
+        angleSine[to] = angleSine[from]
         rotating[to] = rotating[from]
         for c in cacheColumns { c[to] = c[from] }
         for v in cacheVectors { v.move(from, to: to) }
@@ -155,6 +171,9 @@ final class KeyframeBatch: TrackBatch {
         for c in intColumns { c[i] = c.fill }
         layout[i] = 0
         angle[i] = 0
+        turn[i] = .nan
+        angleCosine[i] = 1
+        angleSine[i] = 0
         rotating.removeLast()
         for c in cacheColumns { c[i] = c.fill }
         for v in cacheVectors { v.clear(i) }
@@ -183,6 +202,7 @@ final class KeyframeBatch: TrackBatch {
             rotating.append(animation)
         }
         if animation != nil { rotatingCount += 1 }
+        turn[i] = animation.map { $0.rotationMode == .autoReverse ? Float.pi : 0 } ?? .nan
         let w = width
         var record: [Float] = []
         var flags: UInt8 = 0
@@ -481,6 +501,45 @@ final class KeyframeBatch: TrackBatch {
             if cumulativeCount > 0 { v += timing.iteration * load16(cumulativeDelta[c], i) }
             out.store(v, component: c, weight: timing.weight, addsBase: add, block: i)
         }
-        if rotatingCount > 0 { storeRotationAngles(rotating, into: angle.base, block: i, timing: timing) }
+        if rotatingCount > 0 && w == 2 { storeAngles(block: i, timing: timing, fraction: q, columns) }
+    }
+
+    /// Block `i`'s rotation angles (semantics §5.7): the direction of travel along the segment's
+    /// own curve at fraction `q` — the Hermite segment's derivative, which is the Bézier's — as
+    /// `atan2` in SIMD, plus autoReverse's half turn. The reference decides where the derivative
+    /// is under a hundredth of the segment's scale (a cusp, a line's or a curve's end where
+    /// `H′ = 0`, a held value: its fall-backs pick the neighbouring direction) and for discrete
+    /// tracks (the tangent at the held key). Out of the reference's way the angle is within about
+    /// 1e-5 rad of it: the derivative's Float rounding over its length. (Every lane used to take
+    /// the reference: a call into the animation's plan per rotating track and frame.)
+    @inline(never)
+    private func storeAngles(block i: Int, timing: TimingBlock, fraction q: SIMD16<Float>, _ columns: RefreshColumns) {
+        let turn = load16(self.turn.base, i)
+        let rotates = turn .== turn
+        let q2 = q * q
+        let g00 = 6 * q2 - 6 * q, g10 = 3 * q2 - 4 * q + 1, g01 = -6 * q2 + 6 * q, g11 = 3 * q2 - 2 * q
+        let (x0, y0) = (load16(columns.v0[0], i), load16(columns.v0[1], i))
+        let (x1, y1) = (load16(columns.v1[0], i), load16(columns.v1[1], i))
+        let (dx0, dy0) = (load16(columns.d[0], i), load16(columns.d[1], i))
+        let (sx, sy) = (load16(columns.s[0], i), load16(columns.s[1], i))
+        let dx = g00 * x0 + g10 * dx0 + g01 * x1 + g11 * sx
+        let dy = g00 * y0 + g10 * dy0 + g01 * y1 + g11 * sy
+        let chord = SIMDMath.magnitude(x1 - x0) + SIMDMath.magnitude(y1 - y0)
+        let tangents = SIMDMath.magnitude(dx0) + SIMDMath.magnitude(dy0) + SIMDMath.magnitude(sx) + SIMDMath.magnitude(sy)
+        let small: SIMD16<Float> = 1e-2 * (chord + tangents)
+        let length2: SIMD16<Float> = dx * dx + dy * dy
+        // NaN fails the comparison: such lanes go to the reference too.
+        let clear = length2 .> small * small
+        let discrete = SIMDMath.float(load16(layout.base, i) & SIMD16<UInt8>(repeating: Layout.discrete)) .> 0
+        var angle = SIMDMath.atan2(dy, dx) + turn.replacing(with: 0, where: .!rotates)
+        store16(angle, self.angle.base, i)
+        let reference = rotates .& (timing.weight .!= 0) .& (.!clear .| discrete)
+        if anyLane(reference) {
+            storeRotationAngles(rotating, into: self.angle.base, block: i, timing: timing, lanes: reference)
+            angle = load16(self.angle.base, i)
+        }
+        let (sine, cosine) = SIMDMath.sinCos(angle)
+        store16(cosine, angleCosine.base, i)
+        store16(sine, angleSine.base, i)
     }
 }
