@@ -1,5 +1,6 @@
 import AnimationBatch
 import AnimationCore
+import AnimationWorkloads
 import Foundation
 import Testing
 
@@ -31,5 +32,54 @@ struct WorkerPoolTests {
             }
             #expect(Array(alone.events).count == Array(parallel.events).count)
         }
+    }
+}
+
+@Suite("Group nodes in parallel chunks (FrameEvaluator)")
+struct ParallelNodeTests {
+    /// `layers` layers each with a group (half of them nested, some finishing, some removed on
+    /// completion) animating opacity and position.
+    private func store(layers: Int) throws -> TrackStore {
+        let store = TrackStore()
+        var rng = SplitMix64(seed: 808)
+        for k in 0..<layers {
+            let layer = LayerID(UInt64(k + 1))
+            try store.setModelValue(1, layer: layer, property: "opacity")
+            try store.setModelValue(.point(.zero), layer: layer, property: "position")
+            let fade = BasicAnimation(keyPath: "opacity", from: 0.0, to: 1.0, duration: Double.random(in: 0.2...1.5, using: &rng))
+            let move = BasicAnimation(keyPath: "position", from: Point(x: 0, y: 0), to: Point(x: 100, y: 50),
+                                      duration: Double.random(in: 0.2...1.5, using: &rng))
+            var inner = AnimationGroup(animations: [move], duration: Double.random(in: 0.5...2, using: &rng))
+            inner.beginTime = Double.random(in: 0...0.5, using: &rng)
+            var group = AnimationGroup(animations: k % 2 == 0 ? [fade, inner] : [fade, move], duration: Double.random(in: 0.5...2.5, using: &rng))
+            group.beginTime = Double.random(in: 0...1, using: &rng)
+            group.isRemovedOnCompletion = k % 3 == 0
+            try store.add(group, layer: layer)
+        }
+        return store
+    }
+
+    @Test("over a thousand group nodes give the one-thread values and events, in the same order, on every thread count")
+    func parallelNodesMatchSerial() throws {
+        let layers = 1_200
+        var frames: [[[UInt64]]] = [], eventRuns: [[[AnimationEvent]]] = []
+        for threads in [1, 2, ProcessInfo.processInfo.activeProcessorCount + 3] {
+            let store = try store(layers: layers)
+            let evaluator = FrameEvaluator(store: store, configuration: .init(parallelThreshold: 0, maximumThreads: threads))
+            var values: [[UInt64]] = [], events: [[AnimationEvent]] = []
+            for t in [0.1, 0.4, 0.9, 1.6, 2.4, 3.5, 5.0] {
+                evaluator.evaluate(at: t)
+                values.append((1...layers).flatMap { k in
+                    ["opacity", "position"].flatMap { evaluator.value(layer: LayerID(UInt64(k)), property: $0)!.components.map(\.bitPattern) }
+                })
+                events.append(Array(evaluator.events))
+            }
+            frames.append(values)
+            eventRuns.append(events)
+        }
+        #expect(frames.allSatisfy { $0 == frames[0] })
+        #expect(eventRuns.allSatisfy { $0 == eventRuns[0] })
+        let kinds = Set(eventRuns[0].joined().map(\.kind))
+        #expect(kinds.contains(.started) && kinds.contains(.stopped))
     }
 }
