@@ -382,6 +382,7 @@ public final class FrameEvaluator: ParallelJob {
                 // cost an exclusivity check and a bounds check each, and copying a node costs retains.
                 guard count >= 1_024 && runsInParallel, let nodes = nodes.baseAddress, let order = order.baseAddress else {
                     var sink = AppendSink(evaluator: self)
+                    // Both arrays hold `count` > 0 elements here: their buffers have a base.
                     Self.evaluateNodes(order.baseAddress!, 0..<count, nodes: nodes.baseAddress!, times: store.nodeTimes.base,
                                        time: time, into: &sink)
                     return
