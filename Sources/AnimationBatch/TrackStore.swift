@@ -510,8 +510,8 @@ public final class TrackStore {
             targets[Int(k)] = target
             animations[Int(a)].target = k
         } else {
-            // Room for every live animation at once: growing by doubling copied the entries (280
-            // bytes each) often enough to cost a third of a mass retarget.
+            // Room for every live animation at once, so that a mass retarget grows the storage
+            // once instead of copying its 280-byte entries at every doubling.
             if targets.count == targets.capacity { targets.reserveCapacity(max(64, animations.count, 2 * targets.count)) }
             targets.append(target)
             animations[Int(a)].target = Int32(targets.count - 1)
