@@ -529,10 +529,12 @@ public func aeEngineReadChanges(_ pointer: OpaquePointer?, _ out: UnsafeMutableP
     call {
         let engine = try engine(pointer)
         let changes = engine.evaluator.changedSlots
-        try read(into: out, capacity: capacity, count: changes.count, outCount: outCount) { out in
+        // A slot removed since the frame has no place any more: it is neither counted nor
+        // written, so that *out_count is what a large enough buffer receives.
+        let live = changes.reduce(0) { $0 + (engine.store.presentationPlace(of: $1) == nil ? 0 : 1) }
+        try read(into: out, capacity: capacity, count: live, outCount: outCount) { out in
             var written = 0
             for slot in changes where written < capacity {
-                // A slot removed since the frame has no place any more: it is skipped.
                 guard let place = engine.store.presentationPlace(of: slot), let layer = engine.store.key(of: slot)?.layer else { continue }
                 out[written] = ae_change(layer: layer.rawValue, property: UInt32(place.column), row: UInt32(place.row))
                 written += 1

@@ -57,6 +57,29 @@ struct CInterfaceTests {
         }
     }
 
+    @Test("ae_engine_read_changes counts what it writes: slots of a layer removed since the frame are neither counted nor listed")
+    func changesCountWhatIsWritten() throws {
+        var engine: OpaquePointer?
+        #expect(ae_engine_create(&engine) == AE_OK)
+        defer { _ = ae_engine_destroy(engine) }
+        var timing = ae_timing()
+        ae_timing_init(&timing)
+        timing.duration = 1
+        var from: [Double] = [0], to: [Double] = [1]
+        var id: UInt64 = 0
+        for layer in UInt64(1)...4 {
+            #expect(ae_engine_add_basic(engine, layer, "opacity", Int32(AE_SCALAR.rawValue), &from, &to, nil, 1, &timing, &id) == AE_OK)
+        }
+        #expect(ae_engine_evaluate(engine, 0.5, 1) == AE_OK)
+        var count = 0
+        #expect(ae_engine_read_changes(engine, nil, 0, &count) == AE_OK && count == 4)
+        #expect(ae_engine_remove_layer(engine, 2) == AE_OK)
+        var changes = [ae_change](repeating: ae_change(), count: 8)
+        #expect(ae_engine_read_changes(engine, &changes, 8, &count) == AE_OK)
+        #expect(count == 3, "layer 2's slot is gone: \(count)")
+        #expect(Set(changes.prefix(count).map(\.layer)) == [1, 3, 4])
+    }
+
     @Test("messages are per thread, and a success clears them")
     func messages() async {
         #expect(ae_engine_evaluate(nil, 0, 1) == AE_ERROR_INVALID_ENGINE)

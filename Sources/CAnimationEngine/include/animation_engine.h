@@ -193,7 +193,7 @@ ae_status ae_engine_property_name(ae_engine *engine, uint32_t index, const char 
 /* The slots whose presentation value changed in the last frame (a model value set since the frame
  * before, a layer's new property, or a frame's value that differs from the one shown before), so
  * that a renderer redraws only those: their number to *out_count, min(capacity, count) of them
- * to out. */
+ * to out. Slots removed since the frame (ae_engine_remove_layer) are left out of both. */
 ae_status ae_engine_read_changes(ae_engine *engine, ae_change *out, size_t capacity, size_t *out_count);
 
 /* Timing curves in bulk (workload W1): a batch of `count` cubic-Bézier timing functions
