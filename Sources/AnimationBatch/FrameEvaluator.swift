@@ -61,8 +61,10 @@ public final class FrameEvaluator: ParallelJob {
         /// changes. (Not called with ``Scheduler/dispatch``, whose threads are Dispatch's.)
         public var workerStarted: (@Sendable (_ worker: Int) -> Void)?
 
-        /// A configuration; the defaults suit most scenes (one thread below 65,536 tracks).
-        public init(parallelThreshold: Int = 65_536, chunkSize: Int = 4_096, chunksPerBatch: Int? = nil, maximumThreads: Int = 0,
+        /// A configuration; the defaults suit most scenes (one thread below 8,192 tracks: with the
+        /// workers spinning between stages, W2 at 10,000 tracks takes 0.077 ms a frame on one thread
+        /// and 0.062 ms on two; at 5,000 the same either way).
+        public init(parallelThreshold: Int = 8_192, chunkSize: Int = 4_096, chunksPerBatch: Int? = nil, maximumThreads: Int = 0,
                     scheduler: Scheduler = .workerPool, reapsFinishedAnimations: Bool = true,
                     workerStarted: (@Sendable (_ worker: Int) -> Void)? = nil) {
             self.parallelThreshold = parallelThreshold
