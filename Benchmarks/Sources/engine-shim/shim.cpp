@@ -574,58 +574,43 @@ void W1_SoAPlainCxx(benchmark::State &state) {
 
 double frameTime(int64_t k) { return 0.1 + 0.016667 * double(k % 120); }
 
+// One timed frame per iteration at the shared frame times, counted as `n` items of `unit`.
+template <typename Frame>
+void timeFrames(benchmark::State &state, size_t n, const char *unit, Frame frame) {
+    int64_t k = 0;
+    for (auto _ : state) {
+        frame(frameTime(k++));
+        benchmark::ClobberMemory();
+    }
+    state.SetItemsProcessed(int64_t(state.iterations()) * int64_t(n));
+    state.counters[unit] = double(n);
+}
+
 void Mix_Engine(benchmark::State &state) {
     Mix &m = *mixes[size_t(state.range(0))];
     int threads = int(state.range(1));
-    int64_t k = 0;
-    for (auto _ : state) m.engineFrame(frameTime(k++), threads);
-    state.SetItemsProcessed(int64_t(state.iterations()) * int64_t(m.n));
-    state.counters["properties"] = double(m.n);
+    timeFrames(state, m.n, "properties", [&](double t) { m.engineFrame(t, threads); });
 }
 
 void Mix_ObjectPerAnimation(benchmark::State &state) {
     Mix &m = *mixes[size_t(state.range(0))];
-    int64_t k = 0;
-    for (auto _ : state) {
-        m.objectsFrame(frameTime(k++));
-        benchmark::ClobberMemory();
-    }
-    state.SetItemsProcessed(int64_t(state.iterations()) * int64_t(m.n));
-    state.counters["properties"] = double(m.n);
+    timeFrames(state, m.n, "properties", [&](double t) { m.objectsFrame(t); });
 }
 
 void Layers_Engine(benchmark::State &state) {
     Layers &l = *layerSets[size_t(state.range(0))];
     int threads = int(state.range(1));
-    int64_t k = 0;
-    for (auto _ : state) {
-        l.engineFrame(frameTime(k++), threads);
-        benchmark::ClobberMemory();
-    }
-    state.SetItemsProcessed(int64_t(state.iterations()) * int64_t(l.n));
-    state.counters["layers"] = double(l.n);
+    timeFrames(state, l.n, "layers", [&](double t) { l.engineFrame(t, threads); });
 }
 
 void Layers_ObjectPerAnimation(benchmark::State &state) {
     Layers &l = *layerSets[size_t(state.range(0))];
-    int64_t k = 0;
-    for (auto _ : state) {
-        l.objectsFrame(frameTime(k++));
-        benchmark::ClobberMemory();
-    }
-    state.SetItemsProcessed(int64_t(state.iterations()) * int64_t(l.n));
-    state.counters["layers"] = double(l.n);
+    timeFrames(state, l.n, "layers", [&](double t) { l.objectsFrame(t); });
 }
 
 void Mix_SoAPlainCxx(benchmark::State &state) {
     Mix &m = *mixes[size_t(state.range(0))];
-    int64_t k = 0;
-    for (auto _ : state) {
-        m.soaFrame(frameTime(k++));
-        benchmark::ClobberMemory();
-    }
-    state.SetItemsProcessed(int64_t(state.iterations()) * int64_t(m.n));
-    state.counters["properties"] = double(m.n);
+    timeFrames(state, m.n, "properties", [&](double t) { m.soaFrame(t); });
 }
 
 }  // namespace

@@ -531,15 +531,8 @@ final class KeyframeBatch: TrackBatch {
         // NaN fails the comparison: such lanes go to the reference too.
         let clear = length2 .> small * small
         let discrete = SIMDMath.float(load16(layout.base, i) & SIMD16<UInt8>(repeating: Layout.discrete)) .> 0
-        var angle = SIMDMath.atan2(dy, dx) + turn.replacing(with: 0, where: .!rotates)
-        store16(angle, self.angle.base, i)
-        let reference = rotates .& (timing.weight .!= 0) .& (.!clear .| discrete)
-        if anyLane(reference) {
-            storeRotationAngles(rotating, into: self.angle.base, block: i, timing: timing, lanes: reference)
-            angle = load16(self.angle.base, i)
-        }
-        let (sine, cosine) = SIMDMath.sinCos(angle)
-        store16(cosine, angleCosine.base, i)
-        store16(sine, angleSine.base, i)
+        let angle = SIMDMath.atan2(dy, dx) + turn.replacing(with: 0, where: .!rotates)
+        storeAngles(angle, block: i, timing: timing, referenceLanes: rotates .& (timing.weight .!= 0) .& (.!clear .| discrete),
+                    rotating: rotating, into: (self.angle.base, angleCosine.base, angleSine.base))
     }
 }

@@ -247,16 +247,7 @@ final class PathBatch: TrackBatch {
         angle.replace(with: after + slopeAfter * (w - corner), where: w .>= corner)
         let turns = SIMDMath.roundedToNearestEven(angle * (1 / (2 * Float.pi)))
         angle = angle - turns * (2 * Float.pi)
-        store16(angle, self.angle.base, i)
-        let reference = (exact .!= 0) .& (timing.weight .!= 0) .& (base .>= 0)
-        if anyLane(reference) {
-            storeRotationAngles(rotating, into: self.angle.base, block: i, timing: timing, lanes: reference)
-            angle = load16(self.angle.base, i)
-        }
-        // Composition turns the transform by this angle: sixteen in SIMD here cost less than one
-        // libm cos and sin in Double per slot there (W3 on one thread: 0.26 → 0.22 ms a frame).
-        let (sine, cosine) = SIMDMath.sinCos(angle)
-        store16(cosine, angleCosine.base, i)
-        store16(sine, angleSine.base, i)
+        storeAngles(angle, block: i, timing: timing, referenceLanes: (exact .!= 0) .& (timing.weight .!= 0) .& (base .>= 0),
+                    rotating: rotating, into: (self.angle.base, angleCosine.base, angleSine.base))
     }
 }
