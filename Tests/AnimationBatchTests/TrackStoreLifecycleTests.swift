@@ -185,6 +185,114 @@ struct TrackStoreLifecycleTests {
         }
     }
 
+    /// A store of `layers` layers, each with a basic fade and a spring slide; every third layer's
+    /// opacity also has an additive nudge (a composed slot: a to-only retarget there takes the
+    /// general path, §4.1). The same seed builds the same store.
+    func retargetFixture(layers: Int, seed: UInt64) throws -> (store: TrackStore, handles: [AnimationHandle], layers: [LayerID]) {
+        var rng = SplitMix64(seed: seed)
+        func number(_ range: ClosedRange<Double>) -> Double { Double.random(in: range, using: &rng) }
+        let store = TrackStore()
+        var handles: [AnimationHandle] = [], ids: [LayerID] = []
+        for k in 0..<layers {
+            let layer = LayerID(UInt64(k + 1))
+            ids.append(layer)
+            try store.setModelValue(.scalar(number(0...1)), layer: layer, property: "opacity")
+            try store.setModelValue(.point(Point(x: number(-50...50), y: 0)), layer: layer, property: "position")
+            var fade = BasicAnimation(keyPath: "opacity", from: number(0...1), to: number(0...1), duration: number(0.5...2))
+            fade.isRemovedOnCompletion = k % 2 == 0
+            var slide = SpringAnimation(keyPath: "position")
+            (slide.toValue, slide.stiffness, slide.damping, slide.duration) = (.point(Point(x: number(-50...50), y: 9)), 150, 14, 2)
+            handles.append(try store.add(fade, layer: layer))
+            handles.append(try store.add(slide, layer: layer))
+            if k % 3 == 0 {
+                var nudge = BasicAnimation(keyPath: "opacity", from: 0.0, to: number(-0.2...0.2), duration: 3)
+                nudge.isAdditive = true
+                try store.add(nudge, layer: layer)
+            }
+        }
+        return (store, handles, ids)
+    }
+
+    @Test("retargeting many at once gives the handles, events, stored animations and values of the calls one by one")
+    func retargetManyMatchesOneByOne() throws {
+        let layers = TestScale.count(debug: 30, release: 300)
+        let one = try retargetFixture(layers: layers, seed: 77), many = try retargetFixture(layers: layers, seed: 77)
+        let oneFrames = FrameEvaluator(store: one.store), manyFrames = FrameEvaluator(store: many.store)
+        oneFrames.evaluate(at: 0.4)
+        manyFrames.evaluate(at: 0.4)
+        var rng = SplitMix64(seed: 5)
+        var oneHandles = one.handles, manyHandles = many.handles
+        // Round 1 from the value beneath; round 2 from given values; round 3 again from beneath,
+        // over the values round 2 left in the lanes.
+        for (round, begin) in [0.5, 0.9, 1.3].enumerated() {
+            let targets: [AnimationValue] = oneHandles.indices.map { k in
+                k % 2 == 0 ? .scalar(Double.random(in: 0...1, using: &rng))
+                           : .point(Point(x: Double.random(in: -80...80, using: &rng), y: Double.random(in: -80...80, using: &rng)))
+            }
+            let sources: [AnimationValue]? = round == 1 ? targets.map { $0.repeated(times: 0.5) } : nil
+            for k in oneHandles.indices {
+                oneHandles[k] = try one.store.retarget(oneHandles[k], from: sources?[k], to: targets[k], beginTime: begin)
+            }
+            try many.store.retarget(&manyHandles, from: sources, to: targets, beginTime: begin)
+            #expect(oneHandles == manyHandles, "round \(round): the same handles")
+            for k in oneHandles.indices {
+                let a = try #require(one.store.animation(oneHandles[k])), b = try #require(many.store.animation(manyHandles[k]))
+                if let a = a as? BasicAnimation, let b = b as? BasicAnimation {
+                    #expect(a.fromValue == b.fromValue && a.toValue == b.toValue && a.beginTime == b.beginTime && b.toValue == targets[k])
+                } else if let a = a as? SpringAnimation, let b = b as? SpringAnimation {
+                    #expect(a.fromValue == b.fromValue && a.toValue == b.toValue && a.beginTime == b.beginTime && b.toValue == targets[k])
+                } else {
+                    Issue.record("round \(round), \(k): \(type(of: a)) and \(type(of: b))")
+                }
+            }
+            for t in [begin, begin + 0.15, begin + 0.3] {
+                oneFrames.evaluate(at: t)
+                manyFrames.evaluate(at: t)
+                #expect(Array(oneFrames.events) == Array(manyFrames.events), "round \(round) at \(t): the same events")
+                for layer in one.layers {
+                    for property in ["opacity", "position"] {
+                        #expect(oneFrames.value(layer: layer, property: property) == manyFrames.value(layer: layer, property: property),
+                                "round \(round), layer \(layer), \(property) at \(t)")
+                    }
+                }
+            }
+        }
+    }
+
+    @Test("retargeting many at once names the entry that fails; the ones before it stand, none after it is done")
+    func retargetManyErrors() throws {
+        let fixture = try retargetFixture(layers: 6, seed: 9)
+        let store = fixture.store
+        var handles = fixture.handles
+        let targets: [AnimationValue] = handles.indices.map { $0 % 2 == 0 ? .scalar(0.25) : .point(Point(x: 1, y: 2)) }
+        func field(_ body: () throws -> Void) -> String? {
+            do { try body() } catch let error as AnimationError { return error.field } catch { return "\(error)" }
+            return nil
+        }
+        #expect(field { try store.retarget(&handles, to: Array(targets.dropLast()), beginTime: 1) } == "targets")
+        #expect(field { try store.retarget(&handles, from: [0.5], to: targets, beginTime: 1) } == "sources")
+        #expect(field { try store.retarget(&handles, to: targets, beginTime: .nan) } == "beginTime")
+        #expect(handles == fixture.handles, "nothing is done when the arguments do not fit")
+
+        var wrongKind = targets
+        wrongKind[5] = 3   // a number for a position
+        #expect(field { try store.retarget(&handles, to: wrongKind, beginTime: 1) } == "targets[5]")
+        #expect(handles[..<5].allSatisfy { store.animation($0) != nil }, "the retargets before the failing one stand")
+        #expect(zip(handles[..<5], fixture.handles[..<5]).allSatisfy { $0 != $1 }, "with new handles")
+        #expect(handles[5...] == fixture.handles[5...], "none after it is done")
+        #expect(store.animation(fixture.handles[6]) != nil)
+
+        var stale = handles
+        stale[2] = fixture.handles[2]   // retargeted above: stale now
+        #expect(field { try store.retarget(&stale, to: targets, beginTime: 2) } == "handles[2]")
+
+        var path = Path()
+        path.move(to: .zero)
+        path.addLine(to: Point(x: 10, y: 0))
+        var withKeyframes = [try store.add(KeyframeAnimation(keyPath: "position", path: path, duration: 1), layer: LayerID(99))]
+        #expect(field { try store.retarget(&withKeyframes, to: [.point(.zero)], beginTime: 1) } == "handles[0]")
+    }
+
     @Test("retargets mixed with model sets, replaces, removals and animations added on the same slots agree with the reference")
     func retargetSequencesAgree() throws {
         var rng = SplitMix64(seed: 410)

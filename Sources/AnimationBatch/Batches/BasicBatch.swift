@@ -18,39 +18,7 @@ import AnimationCore
 /// d9b9952, before the timing stage folded four plain blocks at once; this machine varies ±30 %
 /// run to run: alternating runs of the two builds on one core, 8,192 tracks in cache, measured
 /// −29 %, −29 % and −31 %).
-final class BasicBatch: TrackBatch {
-    let start: VectorColumns
-    let delta: VectorColumns
-
-    override init(width: Int) {
-        start = VectorColumns(width: width)
-        delta = VectorColumns(width: width)
-        super.init(width: width)
-    }
-
-    override func reserveSpecific(_ needed: Int, count: Int) {
-        start.reserve(needed, count: count)
-        delta.reserve(needed, count: count)
-    }
-
-    override func moveSpecific(_ from: Int, to: Int) {
-        start.move(from, to: to)
-        delta.move(from, to: to)
-    }
-
-    override func clearSpecific(_ i: Int) {
-        start.clear(i)
-        delta.clear(i)
-    }
-
-    /// Sets track `i`'s start and change (values of the batch's width; allocation-free, so that a
-    /// frame that reaps can reconfigure the tracks left on a slot).
-    func setValues(_ i: Int, start s: AnimationValue, delta d: AnimationValue, cumulative isCumulative: Bool) {
-        ValueStorage.store(s, into: start, at: i)
-        ValueStorage.store(d, into: delta, at: i)
-        setFlag(i, CompiledTiming.cumulative, isCumulative)
-    }
-
+final class BasicBatch: InterpolatingBatch {
     override func evaluate(blocks: Range<Int>, time: Double, nodeTimes: UnsafePointer<Double>) {
         let out = outputPointers
         let start = self.start.pointers, delta = self.delta.pointers

@@ -105,30 +105,28 @@ final class ReferenceBatch: TrackBatch {
     }
 }
 
-/// Reading and writing values in Float columns without intermediate arrays.
+/// Reading and writing values in columns without intermediate arrays.
 enum ValueStorage {
-    static func store(_ value: AnimationValue, into columns: VectorColumns, at i: Int) {
-        let p = columns.pointers
+    /// Calls `body` with each component of `value` and its column, in ``AnimationValue/components`` order.
+    @inline(__always)
+    static func forEachComponent(of value: AnimationValue, _ body: (Int, Double) -> Void) {
         switch value {
-        case .scalar(let v): p[0][i] = Float(v)
-        case .point(let v): p[0][i] = Float(v.x); p[1][i] = Float(v.y)
-        case .size(let v): p[0][i] = Float(v.width); p[1][i] = Float(v.height)
-        case .rect(let r):
-            p[0][i] = Float(r.origin.x); p[1][i] = Float(r.origin.y); p[2][i] = Float(r.size.width); p[3][i] = Float(r.size.height)
-        case .color(let c):
-            p[0][i] = Float(c.red); p[1][i] = Float(c.green); p[2][i] = Float(c.blue); p[3][i] = Float(c.alpha)
+        case .scalar(let v): body(0, v)
+        case .point(let v): body(0, v.x); body(1, v.y)
+        case .size(let v): body(0, v.width); body(1, v.height)
+        case .rect(let r): body(0, r.origin.x); body(1, r.origin.y); body(2, r.size.width); body(3, r.size.height)
+        case .color(let c): body(0, c.red); body(1, c.green); body(2, c.blue); body(3, c.alpha)
         case .transform(let t):
             for r in 0..<4 {
-                for c in 0..<4 { p[r * 4 + c][i] = Float(t[r, c]) }
+                for c in 0..<4 { body(r * 4 + c, t[r, c]) }
             }
-        case .affineTransform(let t):
-            p[0][i] = Float(t.a); p[1][i] = Float(t.b); p[2][i] = Float(t.c); p[3][i] = Float(t.d); p[4][i] = Float(t.tx); p[5][i] = Float(t.ty)
+        case .affineTransform(let t): body(0, t.a); body(1, t.b); body(2, t.c); body(3, t.d); body(4, t.tx); body(5, t.ty)
         }
     }
 
-    static func load(_ kind: ValueKind, from columns: VectorColumns, at i: Int) -> AnimationValue {
-        let p = columns.pointers
-        func f(_ c: Int) -> Double { Double(p[c][i]) }
+    /// The value of `kind` whose component `c` is `f(c)`.
+    @inline(__always)
+    static func value(_ kind: ValueKind, _ f: (Int) -> Double) -> AnimationValue {
         switch kind {
         case .scalar: return .scalar(f(0))
         case .point: return .point(Point(x: f(0), y: f(1)))
@@ -144,6 +142,27 @@ enum ValueStorage {
         case .affineTransform:
             return .affineTransform(AffineTransform(a: f(0), b: f(1), c: f(2), d: f(3), tx: f(4), ty: f(5)))
         }
+    }
+
+    static func store(_ value: AnimationValue, into columns: VectorColumns, at i: Int) {
+        let p = columns.pointers
+        forEachComponent(of: value) { c, v in p[c][i] = Float(v) }
+    }
+
+    static func load(_ kind: ValueKind, from columns: VectorColumns, at i: Int) -> AnimationValue {
+        let p = columns.pointers
+        return value(kind) { c in Double(p[c][i]) }
+    }
+
+    /// `value` into Double columns, exactly.
+    static func store(_ value: AnimationValue, into columns: ColumnSet<Double>, at i: Int) {
+        let p = columns.pointers
+        forEachComponent(of: value) { c, v in p[c][i] = v }
+    }
+
+    static func load(_ kind: ValueKind, from columns: ColumnSet<Double>, at i: Int) -> AnimationValue {
+        let p = columns.pointers
+        return value(kind) { c in p[c][i] }
     }
 
     /// The value's components as Floats (compile time only: this allocates).

@@ -34,10 +34,8 @@ enum SpringRegime: Int, Sendable, Hashable {
 /// 5.2 ns on two (frame p50, perf-reports/2026-11-22-2ba8c92/families-native.txt; 10.4 / 6.0 ns in
 /// d9b9952; alternating runs of the two builds on one core, 8,192 tracks in cache, measured the
 /// four-block timing stage 28 % faster).
-final class SpringBatch: TrackBatch {
+final class SpringBatch: InterpolatingBatch {
     let regime: SpringRegime
-    let start: VectorColumns
-    let delta: VectorColumns
     /// underdamped: ζω0, ωd, (ζω0 − v0)/ωd · critical: ω0, 0, ω0 − v0 · overdamped: ζω0, ωo, ζω0 − v0.
     let rate = Column<Float>(fill: 1)
     let frequency = Column<Float>(fill: 1)
@@ -45,14 +43,11 @@ final class SpringBatch: TrackBatch {
 
     init(width: Int, regime: SpringRegime) {
         self.regime = regime
-        start = VectorColumns(width: width)
-        delta = VectorColumns(width: width)
         super.init(width: width)
     }
 
     override func reserveSpecific(_ needed: Int, count: Int) {
-        start.reserve(needed, count: count)
-        delta.reserve(needed, count: count)
+        super.reserveSpecific(needed, count: count)
         for c in springColumns { c.reserve(needed, count: count) }
     }
 
@@ -60,23 +55,13 @@ final class SpringBatch: TrackBatch {
     private lazy var springColumns: [Column<Float>] = [rate, frequency, coefficient]
 
     override func moveSpecific(_ from: Int, to: Int) {
-        start.move(from, to: to)
-        delta.move(from, to: to)
+        super.moveSpecific(from, to: to)
         for c in springColumns { c[to] = c[from] }
     }
 
     override func clearSpecific(_ i: Int) {
-        start.clear(i)
-        delta.clear(i)
+        super.clearSpecific(i)
         for c in springColumns { c[i] = c.fill }
-    }
-
-    /// Sets track `i`'s start and change (values of the batch's width; allocation-free, so that a
-    /// frame that reaps can reconfigure the tracks left on a slot).
-    func setValues(_ i: Int, start s: AnimationValue, delta d: AnimationValue, cumulative isCumulative: Bool) {
-        ValueStorage.store(s, into: start, at: i)
-        ValueStorage.store(d, into: delta, at: i)
-        setFlag(i, CompiledTiming.cumulative, isCumulative)
     }
 
     func setSpring(_ i: Int, omega0 w0: Double, zeta: Double, initialVelocity v0: Double) {

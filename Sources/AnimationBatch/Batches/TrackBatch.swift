@@ -1,15 +1,15 @@
 import AnimationCore
 import CKernelSupport
 
-/// `width` Float columns that hold one vector quantity per track (a value, a start, a delta), with
-/// a stable table of their base pointers for the kernels.
-final class VectorColumns {
-    let columns: [Column<Float>]
+/// `width` columns that hold one vector quantity per track (a value, a start, a delta, an exact
+/// retarget), with a stable table of their base pointers for the kernels.
+final class ColumnSet<Element: BitwiseCopyable> {
+    let columns: [Column<Element>]
     /// `pointers[c]` is `columns[c].base`, refreshed after growth.
-    let pointers: UnsafeMutablePointer<UnsafeMutablePointer<Float>>
+    let pointers: UnsafeMutablePointer<UnsafeMutablePointer<Element>>
 
-    init(width: Int, fill: Float = 0) {
-        columns = (0..<max(width, 1)).map { _ in Column<Float>(fill: fill) }
+    init(width: Int, fill: Element) {
+        columns = (0..<max(width, 1)).map { _ in Column<Element>(fill: fill) }
         pointers = .allocate(capacity: max(width, 1))
         refresh()
     }
@@ -25,6 +25,21 @@ final class VectorColumns {
         refresh()
     }
 
+    func move(_ from: Int, to: Int) {
+        for c in columns { c[to] = c[from] }
+    }
+
+    func clear(_ i: Int) {
+        for c in columns { c[i] = c.fill }
+    }
+}
+
+/// Float columns: the kernels' values.
+typealias VectorColumns = ColumnSet<Float>
+
+extension ColumnSet where Element == Float {
+    convenience init(width: Int) { self.init(width: width, fill: 0) }
+
     func set(_ i: Int, _ values: [Float]) {
         for (c, column) in columns.enumerated() { column[i] = c < values.count ? values[c] : column.fill }
     }
@@ -33,14 +48,6 @@ final class VectorColumns {
 
     /// Whether every component of row `i` is zero (NaN is not).
     func isZero(_ i: Int) -> Bool { columns.allSatisfy { $0[i] == 0 } }
-
-    func move(_ from: Int, to: Int) {
-        for c in columns { c[to] = c[from] }
-    }
-
-    func clear(_ i: Int) {
-        for c in columns { c[i] = c.fill }
-    }
 }
 
 /// The state byte every track writes each frame.

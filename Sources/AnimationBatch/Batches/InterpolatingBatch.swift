@@ -1,0 +1,103 @@
+import AnimationCore
+
+/// What basic and spring batches share: each track moves from `start` by `Δ` (semantics §4.1,
+/// resolved when the track is compiled), and a retarget writes new endpoints into these columns
+/// alone (``TrackStore/retarget(_:from:to:beginTime:)``).
+///
+/// **Retargets in the lane.** The kernels read Float endpoints, from which the values a host gave
+/// cannot be recovered exactly, so a retarget also keeps its exact `from` and `to` (Double) and
+/// whether it had a `from`, in columns of the batch, until the store folds them into the stored
+/// animation. These columns grow with the batch (17 bytes per track for a number, 65 for a
+/// colour), so a retarget writes memory the batch's growth has touched already: kept in a
+/// store-wide side table of its own, fresh pages faulted in during a mass retarget took a third of
+/// its time (clearing a page costs about 5 µs on these machines).
+class InterpolatingBatch: TrackBatch {
+    let start: VectorColumns
+    let delta: VectorColumns
+    /// The pending retarget's exact values (``targetState``).
+    let targetFrom: ColumnSet<Double>
+    let targetTo: ColumnSet<Double>
+    /// ``noTarget``, ``targetFromBeneath`` or ``targetFromValue``.
+    let targetState = Column<UInt8>(fill: 0)
+
+    static let noTarget: UInt8 = 0
+    /// To `targetTo` from the value beneath (§4.1).
+    static let targetFromBeneath: UInt8 = 1
+    /// From `targetFrom` to `targetTo`.
+    static let targetFromValue: UInt8 = 2
+
+    override init(width: Int) {
+        start = VectorColumns(width: width)
+        delta = VectorColumns(width: width)
+        targetFrom = ColumnSet(width: width, fill: 0)
+        targetTo = ColumnSet(width: width, fill: 0)
+        super.init(width: width)
+    }
+
+    override func reserveSpecific(_ needed: Int, count: Int) {
+        start.reserve(needed, count: count)
+        delta.reserve(needed, count: count)
+        targetFrom.reserve(needed, count: count)
+        targetTo.reserve(needed, count: count)
+        targetState.reserve(needed, count: count)
+    }
+
+    override func moveSpecific(_ from: Int, to: Int) {
+        start.move(from, to: to)
+        delta.move(from, to: to)
+        targetFrom.move(from, to: to)
+        targetTo.move(from, to: to)
+        targetState[to] = targetState[from]
+    }
+
+    override func clearSpecific(_ i: Int) {
+        start.clear(i)
+        delta.clear(i)
+        targetState[i] = Self.noTarget
+    }
+
+    /// Sets track `i`'s start and change (values of the batch's width; allocation-free, so that a
+    /// frame that reaps can reconfigure the tracks left on a slot).
+    func setValues(_ i: Int, start s: AnimationValue, delta d: AnimationValue, cumulative isCumulative: Bool) {
+        setEndpoints(i, start: s, delta: d)
+        setFlag(i, CompiledTiming.cumulative, isCumulative)
+    }
+
+    /// Sets track `i`'s start and change, leaving its flags as they are (a retarget).
+    func setEndpoints(_ i: Int, start s: AnimationValue, delta d: AnimationValue) {
+        ValueStorage.store(s, into: start, at: i)
+        ValueStorage.store(d, into: delta, at: i)
+    }
+
+    /// Retargets track `i` from `from` to `to` (values of the batch's kind): its start and change
+    /// — the bits ``setEndpoints(_:start:delta:)`` stores for `to.difference(from: from)`, which is
+    /// componentwise for every kind up to four components — and the exact values beside it (see
+    /// the type's discussion); `keepsFrom` false records a retarget from the value beneath, whose
+    /// `from` is not kept.
+    func retarget(_ i: Int, from: AnimationValue, to: AnimationValue, keepsFrom: Bool) {
+        let start = self.start.pointers, delta = self.delta.pointers
+        let exactFrom = targetFrom.pointers, exactTo = targetTo.pointers
+        var f = SIMD4<Double>()
+        ValueStorage.forEachComponent(of: from) { c, v in
+            guard c < 4 else { return }   // the batch's width is 1, 2 or 4
+            f[c] = v
+            start[c][i] = Float(v)
+            if keepsFrom { exactFrom[c][i] = v }
+        }
+        ValueStorage.forEachComponent(of: to) { c, v in
+            guard c < 4 else { return }
+            delta[c][i] = Float(v - f[c])
+            exactTo[c][i] = v
+        }
+        targetState[i] = keepsFrom ? Self.targetFromValue : Self.targetFromBeneath
+    }
+
+    /// Track `i`'s pending retarget as values of `kind`, or nil when none is pending.
+    func pendingTarget(_ i: Int, kind: ValueKind) -> (from: AnimationValue?, to: AnimationValue)? {
+        switch targetState[i] {
+        case Self.targetFromBeneath: (nil, ValueStorage.load(kind, from: targetTo, at: i))
+        case Self.targetFromValue: (ValueStorage.load(kind, from: targetFrom, at: i), ValueStorage.load(kind, from: targetTo, at: i))
+        default: nil
+        }
+    }
+}
