@@ -101,6 +101,9 @@ public final class TrackStore {
         /// The one track of a basic or spring animation outside groups, which
         /// ``retarget(_:from:to:beginTime:)`` rewrites in place; −1 for other animations.
         var columnTrack: Int32 = -1
+        /// The last batch retarget that checked it (``checkRetargets(_:from:to:)``): an animation
+        /// named twice is refused before anything is done.
+        var checkMark: UInt32 = 0
     }
 
     /// What the store knows of one layer: its slots, its animations in add order and their keys
@@ -169,6 +172,8 @@ public final class TrackStore {
     /// Events from mutations (removals, replacements), delivered with the next frame.
     var pendingEvents: [AnimationEvent] = []
     private var nextSequence: UInt64 = 1
+    /// Counts batch retargets' checks (``AnimationRecord/checkMark``).
+    private var retargetCheck: UInt32 = 0
     /// Incremented by every change of the track or slot layout; the evaluator re-cuts its chunks
     /// when it moves (O(batches), never O(tracks)).
     private(set) var version = 0
@@ -484,10 +489,11 @@ public final class TrackStore {
     /// a single access to each of the store's record arrays: about 4× cheaper per animation than the
     /// calls one by one (perf-reports).
     ///
-    /// - Throws: `AnimationError` naming `handles[k]`, `targets[k]` or `sources[k]` for the first
-    ///   retarget that fails (as ``retarget(_:from:to:beginTime:)`` would), `targets` or `sources`
-    ///   when its count differs from `handles`', or `beginTime`. The retargets before `k` stand and
-    ///   their handles are updated; none after it is done.
+    /// - Throws: `AnimationError` naming `handles[k]` (stale, named twice, or not a basic or
+    ///   spring animation), `targets[k]` or `sources[k]` (a value of another kind) for the first
+    ///   entry that cannot be retargeted, `targets` or `sources` when its count differs from
+    ///   `handles`', or `beginTime`. Every entry is checked before any is done: on an error nothing
+    ///   changes.
     public func retarget(_ handles: inout [AnimationHandle], from sources: [AnimationValue]? = nil, to targets: [AnimationValue],
                          beginTime: Double) throws {
         guard targets.count == handles.count else {
@@ -497,6 +503,7 @@ public final class TrackStore {
             throw AnimationError(field: "sources", reason: "holds \(sources.count) values for \(handles.count) handles")
         }
         guard beginTime.isFinite else { throw AnimationError(field: "beginTime", reason: "must be finite (got \(beginTime))") }
+        try checkRetargets(handles, from: sources, to: targets)
         pendingEvents.reserveCapacity(pendingEvents.count + handles.count)
         var k = 0
         while k < handles.count {
@@ -523,6 +530,40 @@ public final class TrackStore {
                 }
             }
             k += 1
+        }
+    }
+
+    /// Throws what ``retarget(_:from:to:beginTime:)-([AnimationHandle],_,_,_)`` would for the first
+    /// entry it could not do, before it does any: a stale handle or one named twice, an animation
+    /// that is not a basic or spring animation, a value of another kind.
+    private func checkRetargets(_ handles: [AnimationHandle], from sources: [AnimationValue]?, to targets: [AnimationValue]) throws {
+        retargetCheck = retargetCheck == .max ? 1 : retargetCheck + 1   // 0 is the mark of records never checked
+        let mark = retargetCheck
+        for k in handles.indices {
+            guard let a = resolve(handles[k]) else {
+                throw AnimationError(field: "handles[\(k)]", reason: "does not name a live animation")
+            }
+            guard animations[Int(a)].checkMark != mark else {
+                throw AnimationError(field: "handles[\(k)]", reason: "names an animation an earlier entry names: its handle goes stale there")
+            }
+            animations[Int(a)].checkMark = mark
+            let kind: ValueKind
+            let t = animations[Int(a)].columnTrack
+            if t >= 0 {
+                kind = tracks[Int(t)].valueKind
+            } else if let property = animations[Int(a)].animation as? any PropertyAnimation,
+                      property is BasicAnimation || property is SpringAnimation, let valueKind = property.valueKind {
+                kind = valueKind
+            } else {
+                let name = animations[Int(a)].animation.map { "\(type(of: $0))" } ?? "nothing"
+                throw AnimationError(field: "handles[\(k)]", reason: "names a \(name), not a basic or spring animation: replace it instead")
+            }
+            if targets[k].kind != kind {
+                throw AnimationError(field: "targets[\(k)]", reason: "is a \(targets[k].kind) but the animation animates a \(kind)")
+            }
+            if let from = sources?[k], from.kind != kind {
+                throw AnimationError(field: "sources[\(k)]", reason: "is a \(from.kind) but the animation animates a \(kind)")
+            }
         }
     }
 

@@ -386,6 +386,47 @@ public func aeEngineAddSpring(_ pointer: OpaquePointer?, _ layer: UInt64, _ keyP
     }
 }
 
+/// The C function `ae_engine_retarget` (documented in `animation_engine.h`).
+@_cdecl("ae_engine_retarget")
+public func aeEngineRetarget(_ pointer: OpaquePointer?, _ ids: UnsafeMutablePointer<UInt64>?, _ count: Int, _ kind: Int32,
+                             _ from: UnsafePointer<Double>?, _ to: UnsafePointer<Double>?, _ components: Int,
+                             _ beginTime: Double) -> ae_status {
+    call {
+        let engine = try engine(pointer)
+        let k = try valueKind(kind)
+        guard components == k.componentCount else {
+            throw CError(status: AE_ERROR_WRONG_SIZE, message: "components: a \(k) value has \(k.componentCount) components, not \(components)")
+        }
+        guard count > 0 else { return }
+        let ids = try required(ids, "animations"), to = try required(to, "to")
+        guard beginTime.isFinite else { throw CError(status: AE_ERROR_INVALID_ARGUMENT, message: "begin_time must be finite (got \(beginTime))") }
+        func values(_ pointer: UnsafePointer<Double>, _ name: String) throws -> [AnimationValue] {
+            let numbers = UnsafeBufferPointer(start: pointer, count: count * components)
+            // As for single values: at this edge a NaN or an infinity is uninitialised memory.
+            if let bad = numbers.firstIndex(where: { !$0.isFinite }) {
+                throw CError(status: AE_ERROR_INVALID_ARGUMENT, message: "\(name)[\(bad)] must be finite (got \(numbers[bad]))")
+            }
+            return try (0..<count).map { v in
+                try AnimationValue(kind: k, components: UnsafeBufferPointer(rebasing: numbers[v * components..<(v + 1) * components]))
+            }
+        }
+        let targets = try values(to, "to"), sources = try from.map { try values($0, "from") }
+        var handles = (0..<count).map { AnimationHandle(rawValue: ids[$0]) }
+        do {
+            try engine.store.retarget(&handles, from: sources, to: targets, beginTime: beginTime)
+        } catch let error as AnimationError {
+            // The store names its arrays; this edge names the arguments.
+            let field = error.field.replacingOccurrences(of: "handles[", with: "animations[")
+                .replacingOccurrences(of: "targets[", with: "to[").replacingOccurrences(of: "sources[", with: "from[")
+            // An id the store refuses is stale or named twice, unless it names another kind of animation.
+            let unknown = field.hasPrefix("animations[") && !error.reason.contains("not a basic or spring animation")
+            let status = unknown ? AE_ERROR_UNKNOWN_ID : AE_ERROR_INVALID_ARGUMENT
+            throw CError(status: status, message: "\(field): \(error.reason)")
+        }
+        for (i, handle) in handles.enumerated() { ids[i] = handle.rawValue }
+    }
+}
+
 /// The C function `ae_engine_remove` (documented in `animation_engine.h`).
 @_cdecl("ae_engine_remove")
 public func aeEngineRemove(_ pointer: OpaquePointer?, _ animation: UInt64) -> ae_status {

@@ -163,6 +163,48 @@ int main(void) {
     CHECK(ae_engine_remove_layer(engine, 7) == AE_OK && ae_engine_remove_layer(engine, 7) == AE_ERROR_UNKNOWN_ID, "remove a layer twice");
     CHECK(ae_engine_read_value(engine, 7, "opacity", v, 16, &count) == AE_ERROR_UNKNOWN_ID, "a removed layer has no values");
 
+    // Retargets in one call: new ids, stop events with outcome replaced, the new targets held;
+    // any bad entry changes nothing.
+    ae_engine *many = NULL;
+    CHECK(ae_engine_create(&many) == AE_OK, "create another engine");
+    ae_timing hold;
+    ae_timing_init(&hold);
+    hold.duration = 2;
+    hold.removed_on_completion = 0;
+    hold.fill_mode = AE_FILL_FORWARDS;
+    uint64_t ids[3], old_ids[3], keyed = 0;
+    for (int i = 0; i < 3; i++) {
+        CHECK(ae_engine_add_basic(many, 20 + i, "opacity", AE_SCALAR, &zero, &one, NULL, 1, &hold, &ids[i]) == AE_OK, "add %d", i);
+        old_ids[i] = ids[i];
+    }
+    CHECK(ae_engine_add_keyframe(many, 23, "opacity", AE_SCALAR, values, 3, NULL, NULL, AE_CALCULATION_LINEAR, &hold, &keyed) == AE_OK, "keyframe");
+    CHECK(ae_engine_evaluate(many, 0.5, 1) == AE_OK && ae_engine_read_events(many, events, 16, &event_count) == AE_OK, "evaluate");
+    double targets[3] = {0.2, 0.4, 0.6}, nan_target[3] = {0.2, NAN, 0.6};
+    CHECK(ae_engine_retarget(many, ids, 3, AE_SCALAR, NULL, nan_target, 1, 0.5) == AE_ERROR_INVALID_ARGUMENT &&
+          strstr(ae_last_error_message(), "to[1]") != NULL, "NaN target: %s", ae_last_error_message());
+    CHECK(ae_engine_retarget(many, ids, 3, AE_SCALAR, NULL, targets, 2, 0.5) == AE_ERROR_WRONG_SIZE, "components");
+    CHECK(ae_engine_retarget(many, NULL, 3, AE_SCALAR, NULL, targets, 1, 0.5) == AE_ERROR_NULL_POINTER, "null ids");
+    uint64_t twice[3] = {ids[0], ids[1], ids[0]};
+    CHECK(ae_engine_retarget(many, twice, 3, AE_SCALAR, NULL, targets, 1, 0.5) == AE_ERROR_UNKNOWN_ID &&
+          strstr(ae_last_error_message(), "animations[2]") != NULL, "an id named twice: %s", ae_last_error_message());
+    uint64_t with_keyframe[3] = {ids[0], keyed, ids[2]};
+    CHECK(ae_engine_retarget(many, with_keyframe, 3, AE_SCALAR, NULL, targets, 1, 0.5) == AE_ERROR_INVALID_ARGUMENT &&
+          strstr(ae_last_error_message(), "animations[1]") != NULL, "a keyframe animation: %s", ae_last_error_message());
+    CHECK(with_keyframe[0] == old_ids[0] && twice[0] == old_ids[0], "ids untouched after an error");
+    CHECK(ae_engine_retarget(many, ids, 3, AE_SCALAR, NULL, targets, 1, 0.5) == AE_OK, "retarget: %s", ae_last_error_message());
+    CHECK(ids[0] != old_ids[0] && ids[1] != old_ids[1] && ids[2] != old_ids[2], "new ids");
+    CHECK(ae_engine_retarget(many, old_ids, 3, AE_SCALAR, NULL, targets, 1, 0.5) == AE_ERROR_UNKNOWN_ID, "old ids are stale");
+    CHECK(ae_engine_evaluate(many, 0.6, 1) == AE_OK && ae_engine_read_events(many, events, 16, &event_count) == AE_OK, "evaluate");
+    int replaced = 0;
+    for (size_t i = 0; i < event_count; i++) replaced += events[i].kind == AE_EVENT_STOPPED && events[i].outcome == AE_OUTCOME_REPLACED;
+    CHECK(replaced == 3, "three stops, outcome replaced: %d", replaced);
+    CHECK(ae_engine_evaluate(many, 3, 1) == AE_OK, "evaluate at the end");
+    for (int i = 0; i < 3; i++) {
+        CHECK(ae_engine_read_value(many, 20 + i, "opacity", v, 16, &count) == AE_OK && near(v[0], targets[i], 1e-6),
+              "layer %d holds its new target: %g", 20 + i, v[0]);
+    }
+    CHECK(ae_engine_destroy(many) == AE_OK, "destroy the other engine");
+
     // Timing curves in bulk, against the scalar reference.
     enum { N = 1000 };
     static double points[4 * N];

@@ -259,10 +259,12 @@ struct TrackStoreLifecycleTests {
         }
     }
 
-    @Test("retargeting many at once names the entry that fails; the ones before it stand, none after it is done")
+    @Test("retargeting many at once names the entry that fails and then does nothing")
     func retargetManyErrors() throws {
         let fixture = try retargetFixture(layers: 6, seed: 9)
         let store = fixture.store
+        let evaluator = FrameEvaluator(store: store)
+        evaluator.evaluate(at: 0.3)
         var handles = fixture.handles
         let targets: [AnimationValue] = handles.indices.map { $0 % 2 == 0 ? .scalar(0.25) : .point(Point(x: 1, y: 2)) }
         func field(_ body: () throws -> Void) -> String? {
@@ -272,25 +274,33 @@ struct TrackStoreLifecycleTests {
         #expect(field { try store.retarget(&handles, to: Array(targets.dropLast()), beginTime: 1) } == "targets")
         #expect(field { try store.retarget(&handles, from: [0.5], to: targets, beginTime: 1) } == "sources")
         #expect(field { try store.retarget(&handles, to: targets, beginTime: .nan) } == "beginTime")
-        #expect(handles == fixture.handles, "nothing is done when the arguments do not fit")
 
         var wrongKind = targets
         wrongKind[5] = 3   // a number for a position
         #expect(field { try store.retarget(&handles, to: wrongKind, beginTime: 1) } == "targets[5]")
-        #expect(handles[..<5].allSatisfy { store.animation($0) != nil }, "the retargets before the failing one stand")
-        #expect(zip(handles[..<5], fixture.handles[..<5]).allSatisfy { $0 != $1 }, "with new handles")
-        #expect(handles[5...] == fixture.handles[5...], "none after it is done")
-        #expect(store.animation(fixture.handles[6]) != nil)
-
-        var stale = handles
-        stale[2] = fixture.handles[2]   // retargeted above: stale now
-        #expect(field { try store.retarget(&stale, to: targets, beginTime: 2) } == "handles[2]")
-
+        var wrongSource = targets
+        wrongSource[2] = .point(.zero)   // a position for an opacity
+        #expect(field { try store.retarget(&handles, from: wrongSource, to: targets, beginTime: 1) } == "sources[2]")
+        var twice = handles
+        twice[7] = twice[3]
+        #expect(field { try store.retarget(&twice, to: targets, beginTime: 1) } == "handles[7]")
         var path = Path()
         path.move(to: .zero)
         path.addLine(to: Point(x: 10, y: 0))
-        var withKeyframes = [try store.add(KeyframeAnimation(keyPath: "position", path: path, duration: 1), layer: LayerID(99))]
-        #expect(field { try store.retarget(&withKeyframes, to: [.point(.zero)], beginTime: 1) } == "handles[0]")
+        var withKeyframes = handles
+        withKeyframes[4] = try store.add(KeyframeAnimation(keyPath: "position", path: path, duration: 1), layer: LayerID(99))
+        #expect(field { try store.retarget(&withKeyframes, to: targets.enumerated().map { $0.offset == 4 ? .point(.zero) : $0.element },
+                                           beginTime: 1) } == "handles[4]")
+        #expect(handles == fixture.handles && twice[..<7] == fixture.handles[..<7], "no handle changed")
+        #expect(fixture.handles.allSatisfy { store.animation($0) != nil }, "every animation is as it was")
+        evaluator.evaluate(at: 0.35)
+        #expect(evaluator.events.allSatisfy { $0.kind != .stopped }, "nothing was replaced")
+
+        // Then all at once: every old handle goes stale.
+        try store.retarget(&handles, to: targets, beginTime: 1)
+        #expect(fixture.handles.allSatisfy { store.animation($0) == nil })
+        var stale = fixture.handles
+        #expect(field { try store.retarget(&stale, to: targets, beginTime: 2) } == "handles[0]")
     }
 
     @Test("retargets mixed with model sets, replaces, removals and animations added on the same slots agree with the reference")

@@ -80,6 +80,53 @@ struct CInterfaceTests {
         #expect(Set(changes.prefix(count).map(\.layer)) == [1, 3, 4])
     }
 
+    @Test("ae_engine_retarget is the store's retarget of many: the same ids and values, bit for bit, from given values or from beneath")
+    func retargetMatchesSwift() throws {
+        var engine: OpaquePointer?
+        #expect(ae_engine_create(&engine) == AE_OK)
+        defer { _ = ae_engine_destroy(engine) }
+        var timing = ae_timing()
+        ae_timing_init(&timing)
+        timing.duration = 1.5
+        timing.removed_on_completion = 0
+        let store = TrackStore(), evaluator = FrameEvaluator(store: store)
+        var ids: [UInt64] = [], handles: [AnimationHandle] = []
+        for layer in UInt64(1)...12 {
+            var from: [Double] = [Double(layer), 0], to: [Double] = [0, Double(layer) * 3]
+            var id: UInt64 = 0
+            #expect(ae_engine_add_basic(engine, layer, "position", Int32(AE_POINT.rawValue), &from, &to, nil, 2, &timing, &id) == AE_OK)
+            ids.append(id)
+            var move = BasicAnimation(keyPath: "position", from: Point(x: Double(layer), y: 0), to: Point(x: 0, y: Double(layer) * 3), duration: 1.5)
+            move.isRemovedOnCompletion = false
+            handles.append(try store.add(move, layer: LayerID(layer)))
+        }
+        #expect(ae_engine_evaluate(engine, 0.3, 1) == AE_OK)
+        evaluator.evaluate(at: 0.3)
+        for (round, begin) in [0.4, 0.9].enumerated() {
+            let targets = ids.indices.map { k in Point(x: Double(k) * 1.25 + Double(round), y: -Double(k) * 0.75) }
+            var packed = targets.flatMap { [$0.x, $0.y] }, sources = targets.flatMap { [$0.y, $0.x] }
+            if round == 0 {
+                #expect(ae_engine_retarget(engine, &ids, ids.count, Int32(AE_POINT.rawValue), nil, &packed, 2, begin) == AE_OK)
+                try store.retarget(&handles, to: targets.map { .point($0) }, beginTime: begin)
+            } else {
+                #expect(ae_engine_retarget(engine, &ids, ids.count, Int32(AE_POINT.rawValue), &sources, &packed, 2, begin) == AE_OK)
+                try store.retarget(&handles, from: targets.map { .point(Point(x: $0.y, y: $0.x)) }, to: targets.map { .point($0) },
+                                   beginTime: begin)
+            }
+            #expect(ids == handles.map(\.rawValue), "round \(round): the same ids")
+            for t in [begin, begin + 0.5, begin + 2] {
+                #expect(ae_engine_evaluate(engine, t, 1) == AE_OK)
+                evaluator.evaluate(at: t)
+                for layer in UInt64(1)...12 {
+                    var out = [Double](repeating: 0, count: 2)
+                    var count = 0
+                    #expect(ae_engine_read_value(engine, layer, "position", &out, 2, &count) == AE_OK)
+                    #expect(out == evaluator.value(layer: LayerID(layer), property: "position")?.components, "round \(round), layer \(layer), t = \(t)")
+                }
+            }
+        }
+    }
+
     @Test("messages are per thread, and a success clears them")
     func messages() async {
         #expect(ae_engine_evaluate(nil, 0, 1) == AE_ERROR_INVALID_ENGINE)

@@ -82,6 +82,14 @@ public enum AnimationValue: Sendable, Hashable, CustomStringConvertible {
     ///
     /// - Throws: ``AnimationError`` naming `components` when the count does not match the kind.
     public init(kind: ValueKind, components c: [Double]) throws {
+        self = try c.withUnsafeBufferPointer { try AnimationValue(kind: kind, components: $0) }
+    }
+
+    /// A value of `kind` from its components in ``components`` order, read from memory (no
+    /// array is made but for a transform's 16).
+    ///
+    /// - Throws: `AnimationError` naming `components` when their count is not the kind's.
+    public init(kind: ValueKind, components c: UnsafeBufferPointer<Double>) throws {
         guard c.count == kind.componentCount else {
             throw AnimationError(field: "components",
                                  reason: "a \(kind) needs \(kind.componentCount) numbers (got \(c.count))")
@@ -92,7 +100,7 @@ public enum AnimationValue: Sendable, Hashable, CustomStringConvertible {
         case .size: self = .size(Size(width: c[0], height: c[1]))
         case .rect: self = .rect(Rect(x: c[0], y: c[1], width: c[2], height: c[3]))
         case .color: self = .color(Color(red: c[0], green: c[1], blue: c[2], alpha: c[3]))
-        case .transform: self = .transform(Transform3D(rowMajor: c))
+        case .transform: self = .transform(Transform3D(rowMajor: Array(c)))
         case .affineTransform: self = .affineTransform(AffineTransform(a: c[0], b: c[1], c: c[2], d: c[3], tx: c[4], ty: c[5]))
         }
     }

@@ -151,6 +151,18 @@ ae_status ae_engine_add_spring(ae_engine *engine, uint64_t layer, const char *ke
                                double mass, double stiffness, double damping, double initial_velocity,
                                int allows_overdamping, const ae_timing *timing, uint64_t *out_animation);
 
+/* Retargets `count` basic or spring animations at once (semantics §4.1, §10): animations[k] now
+ * runs from value k of `from` (null: every one from the value beneath) to value k of `to`,
+ * beginning at begin_time, its key path, duration, timing function and spring parameters kept,
+ * as if replaced by that copy: its stop event (outcome replaced) comes with the next frame and
+ * animations[k] is overwritten with the new id. The values are of one kind, `components` doubles
+ * each, packed (count × components). Every entry is checked first: on an error nothing changes
+ * (AE_ERROR_UNKNOWN_ID for a stale id or one named twice, AE_ERROR_INVALID_ARGUMENT for an
+ * animation that is not basic or spring or animates another kind, AE_ERROR_WRONG_SIZE when
+ * `components` is not the kind's). */
+ae_status ae_engine_retarget(ae_engine *engine, uint64_t *animations, size_t count, int kind,
+                             const double *from, const double *to, size_t components, double begin_time);
+
 /* Removes an animation (its stop event, outcome removed, comes with the next frame). */
 ae_status ae_engine_remove(ae_engine *engine, uint64_t animation);
 
