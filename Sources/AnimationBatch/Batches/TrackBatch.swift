@@ -436,13 +436,14 @@ class TrackBatch {
     /// frame).
     @inline(__always)
     final func storeAngles(_ angle: SIMD16<Float>, block i: Int, timing: TimingBlock, referenceLanes: SIMDMask<SIMD16<Int32>>,
-                           rotating: [KeyframeAnimation?],
+                           rotating: @autoclosure () -> [KeyframeAnimation?],
                            into columns: (angle: UnsafeMutablePointer<Float>, cosine: UnsafeMutablePointer<Float>,
                                           sine: UnsafeMutablePointer<Float>)) {
         var angle = angle
         store16(angle, columns.angle, i)
         if anyLane(referenceLanes) {
-            storeRotationAngles(rotating, into: columns.angle, block: i, timing: timing, lanes: referenceLanes)
+            // Read only here: passing the array itself retained and released it for every block.
+            storeRotationAngles(rotating(), into: columns.angle, block: i, timing: timing, lanes: referenceLanes)
             angle = load16(columns.angle, i)
         }
         let (sine, cosine) = SIMDMath.sinCos(angle)

@@ -332,7 +332,7 @@ final class Composition {
                         ?? Self.composeTransformByReference(f.pointee, entries: entries, batches: batches)
                     let row = target.bases[Int(f.pointee.column)] + Int(f.pointee.row) * 16
                     let s = f.pointee.slot
-                    if PresentationTable.replace(row, with: .transform(value), width: 16) && target.pending[Int(s)] == 0 {
+                    if PresentationTable.replace(row, with: value) && target.pending[Int(s)] == 0 {
                         target.changes[count] = SlotHandle(index: s, generation: target.locations[Int(s)].generation)
                         count += 1
                     }

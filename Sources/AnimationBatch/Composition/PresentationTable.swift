@@ -229,13 +229,28 @@ final class PresentationTable {
         return withUnsafeMutableBytes(of: &scratch) { raw in
             let components = raw.baseAddress!.assumingMemoryBound(to: Double.self)   // 128 bytes of Doubles
             write(value, to: components)
-            var differs = false
+            var differs: UInt64 = 0
             for c in 0..<width {
-                differs = differs || components[c].bitPattern != row[c].bitPattern
+                differs |= components[c].bitPattern ^ row[c].bitPattern   // no branch per component
                 row[c] = components[c]
             }
-            return differs
+            return differs != 0
         }
+    }
+
+    /// ``replace(_:with:width:)`` for a transform, element by element: no value to build and copy.
+    @inline(__always)
+    static func replace(_ row: UnsafeMutablePointer<Double>, with t: Transform3D) -> Bool {
+        var differs: UInt64 = 0
+        func put(_ c: Int, _ v: Double) {
+            differs |= v.bitPattern ^ row[c].bitPattern
+            row[c] = v
+        }
+        put(0, t.m11); put(1, t.m12); put(2, t.m13); put(3, t.m14)
+        put(4, t.m21); put(5, t.m22); put(6, t.m23); put(7, t.m24)
+        put(8, t.m31); put(9, t.m32); put(10, t.m33); put(11, t.m34)
+        put(12, t.m41); put(13, t.m42); put(14, t.m43); put(15, t.m44)
+        return differs != 0
     }
 
     /// Lists slot `s` as changed for the next frame (once).
