@@ -57,12 +57,13 @@ final class ChurnState {
 
 /// A frame benchmark: one frame per iteration, times stepping through 4 s at 60 Hz. The scaling
 /// factor is the number of animated properties, so throughput reads as properties per second.
-func frameBenchmark(_ name: String, threads: Int, maximumSeconds: Int = 2, makeStore: @escaping @Sendable () throws -> TrackStore) {
+func frameBenchmark(_ name: String, threads: Int, scheduler: FrameEvaluator.Configuration.Scheduler = .workerPool,
+                    maximumSeconds: Int = 2, makeStore: @escaping @Sendable () throws -> TrackStore) {
     Benchmark(name,
               configuration: .init(metrics: metrics, tags: ["threads": "\(threads)", "build": BuildInfo.summary],
                                    timeUnits: .microseconds, warmupIterations: 3, scalingFactor: .one,
                                    maxDuration: .seconds(maximumSeconds), maxIterations: 10_000)) { (benchmark: Benchmark, store: TrackStore) in
-        let evaluator = FrameEvaluator(store: store, configuration: .init(maximumThreads: threads))
+        let evaluator = FrameEvaluator(store: store, configuration: .init(maximumThreads: threads, scheduler: scheduler))
         evaluator.evaluate(at: 0)   // plan, start the workers, warm the caches
         var frame = 1
         benchmark.startMeasurement()
@@ -198,6 +199,39 @@ let benchmarks: @Sendable () -> Void = {
         try ChurnState(W2Workload(properties: churnSize))
     }
 
+    // Every basic and spring animation of W2 retargeted to a new value in one call
+    // (`TrackStore.retarget(_:from:to:beginTime:)` over arrays), each iteration to the other of
+    // two sets of targets; the frame after it is not timed.
+    let retargetSize = scaled(134_000)   // about 100,000 basic and spring animations
+    Benchmark("W2 retarget every basic and spring animation in one call (\(retargetSize) properties), 1 thread",
+              configuration: .init(metrics: metrics, tags: ["threads": "1", "build": BuildInfo.summary],
+                                   timeUnits: .milliseconds, warmupIterations: 1, scalingFactor: .one,
+                                   maxDuration: .seconds(3), maxIterations: 200)) { (benchmark: Benchmark, churn: ChurnState) in
+        var indices: [Int] = [], handles: [AnimationHandle] = [], near: [AnimationValue] = [], far: [AnimationValue] = []
+        for (i, animation) in churn.originals.enumerated() where animation is BasicAnimation || animation is SpringAnimation {
+            guard let kind = (animation as? any PropertyAnimation)?.valueKind else { continue }
+            indices.append(i)
+            handles.append(churn.handles[i])
+            near.append(AnimationValue.additiveIdentity(of: kind))
+            far.append(try! AnimationValue(kind: kind, components: Array(repeating: 1, count: kind.componentCount)))
+        }
+        for _ in benchmark.scaledIterations {
+            let t = Double(churn.frame % 240) / 60
+            benchmark.startMeasurement()
+            do {
+                try churn.store.retarget(&handles, to: churn.frame % 2 == 0 ? far : near, beginTime: t)
+            } catch {
+                fatalError("retarget: \(error)")   // a benchmark that measured a refusal would mislead
+            }
+            benchmark.stopMeasurement()
+            churn.evaluator.evaluate(at: t)
+            churn.frame += 1
+        }
+        for (k, i) in indices.enumerated() { churn.handles[i] = handles[k] }   // the next run starts from these
+    } setup: {
+        try ChurnState(W2Workload(properties: retargetSize))
+    }
+
     // Each kernel family alone (200k properties), 1 thread.
     let familySize = scaled(200_000)
     for family in W2Workload.Family.allCases {
@@ -212,5 +246,16 @@ let benchmarks: @Sendable () -> Void = {
         frameBenchmark("W3 seed layers (\(seedLayers) layers), \(threads) thread\(threads == 1 ? "" : "s")", threads: threads) {
             try SceneEvaluation(try SeedScene.make(layers: seedLayers)).store
         }
+    }
+
+    // The Dispatch scheduler (`FrameEvaluator.Configuration.Scheduler.dispatch`), 2 threads, beside
+    // the worker pool above: W2 at 100k and W3. `concurrentPerform` allocates on every call on
+    // Linux, so these frames are not allocation-free (perf-report's check leaves them out).
+    let dispatchSize = scaled(100_000)
+    frameBenchmark("Dispatch scheduler: W2 frame (\(dispatchSize) properties), 2 threads", threads: 2, scheduler: .dispatch) {
+        try W2Workload(properties: dispatchSize).makeStore()
+    }
+    frameBenchmark("Dispatch scheduler: W3 seed layers (\(seedLayers) layers), 2 threads", threads: 2, scheduler: .dispatch) {
+        try SceneEvaluation(try SeedScene.make(layers: seedLayers)).store
     }
 }
