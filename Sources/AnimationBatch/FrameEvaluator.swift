@@ -125,7 +125,7 @@ public final class FrameEvaluator: ParallelJob {
     private var nodeEventCapacity = 1
     /// The store's node order and nodes while the node stage runs (taken on the calling thread).
     private var nodeOrderBase: UnsafePointer<Int32>?
-    private var nodesBase: UnsafeMutablePointer<TrackStore.GroupNode>?
+    private var nodesBase: UnsafePointer<TrackStore.GroupNode>?
     private var nodeTimesBase: UnsafeMutablePointer<Double>?
     /// The table's pointers, with the change list's start, for this frame's chunks.
     private var target: PresentationTarget?
@@ -352,7 +352,7 @@ public final class FrameEvaluator: ParallelJob {
             var sink = RegionSink(region: nodeEventStorage + 2 * chunk.start)
             // The bases are set before the stage runs and cleared after it.
             Self.evaluateNodes(nodeOrderBase.unsafelyUnwrapped, chunk.start..<chunk.end, nodes: nodesBase.unsafelyUnwrapped,
-                               times: nodeTimesBase.unsafelyUnwrapped, time: frameTime, into: &sink)
+                               times: nodeTimesBase.unsafelyUnwrapped, reported: store.nodeReported.base, time: frameTime, into: &sink)
             nodeEventCounts[k] = sink.count
         case .kernels:
             // Its kernels, then its tracks' events into its own region of the event storage.
@@ -379,14 +379,16 @@ public final class FrameEvaluator: ParallelJob {
         let count = store.nodeOrder.count
         guard count > 0 else { return }
         store.nodeOrder.withUnsafeBufferPointer { order in
-            store.nodes.withUnsafeMutableBufferPointer { nodes in
+            // Read only: what a frame writes of a node (its child time, the events it reported)
+            // lives in the store's frame-state columns, not in its record.
+            store.nodes.withUnsafeBufferPointer { nodes in
                 // Through the arrays' buffers, taken once: subscripting the store's arrays per field
                 // cost an exclusivity check and a bounds check each, and copying a node costs retains.
                 guard count >= 1_024 && runsInParallel, let nodes = nodes.baseAddress, let order = order.baseAddress else {
                     var sink = AppendSink(evaluator: self)
                     // Both arrays hold `count` > 0 elements here: their buffers have a base.
                     Self.evaluateNodes(order.baseAddress!, 0..<count, nodes: nodes.baseAddress!, times: store.nodeTimes.base,
-                                       time: time, into: &sink)
+                                       reported: store.nodeReported.base, time: time, into: &sink)
                     return
                 }
                 planNodeChunks(order: order, nodes: nodes, count: count)
@@ -403,7 +405,7 @@ public final class FrameEvaluator: ParallelJob {
     }
 
     /// Cuts the node order into about four chunks per thread, each starting at a root.
-    private func planNodeChunks(order: UnsafePointer<Int32>, nodes: UnsafeMutablePointer<TrackStore.GroupNode>, count: Int) {
+    private func planNodeChunks(order: UnsafePointer<Int32>, nodes: UnsafePointer<TrackStore.GroupNode>, count: Int) {
         let threads = configuration.maximumThreads > 0 ? configuration.maximumThreads : WorkerPool.processorCount
         let pieces = max(1, min(4 * threads, count / 256))
         nodeChunks.removeAll(keepingCapacity: true)
@@ -442,8 +444,9 @@ public final class FrameEvaluator: ParallelJob {
 
     /// Nodes `range` of the order: their child times, and their roots' events into `sink`.
     private static func evaluateNodes<Sink: NodeEventSink>(_ order: UnsafePointer<Int32>, _ range: Range<Int>,
-                                                           nodes: UnsafeMutablePointer<TrackStore.GroupNode>,
-                                                           times: UnsafeMutablePointer<Double>, time: Double, into sink: inout Sink) {
+                                                           nodes: UnsafePointer<TrackStore.GroupNode>,
+                                                           times: UnsafeMutablePointer<Double>, reported: UnsafeMutablePointer<UInt8>,
+                                                           time: Double, into sink: inout Sink) {
         for position in range {
             let n = order[position]
             let node = nodes + Int(n)   // the order lists live node indices only
@@ -457,15 +460,15 @@ public final class FrameEvaluator: ParallelJob {
             }
             times[Int(n)] = childTime
             if isRoot && !parentTime.isNaN && state.phase != .before {
-                let reported = node.pointee.reported
+                let reportedBits = reported[Int(n)]
                 let handle = AnimationHandle(index: node.pointee.animation, generation: node.pointee.generation)
-                if reported & TrackState.hasStarted == 0 {
+                if reportedBits & TrackState.hasStarted == 0 {
                     sink.append(AnimationEvent(animation: handle, kind: .started))
                 }
-                if reported & TrackState.hasFinished == 0 && state.phase == .after {
+                if reportedBits & TrackState.hasFinished == 0 && state.phase == .after {
                     sink.append(AnimationEvent(animation: handle, kind: .stopped, outcome: .finished))
                 }
-                node.pointee.reported = reported | TrackState.hasStarted | (state.phase == .after ? TrackState.hasFinished : 0)
+                reported[Int(n)] = reportedBits | TrackState.hasStarted | (state.phase == .after ? TrackState.hasFinished : 0)
             }
         }
     }

@@ -124,9 +124,6 @@ public final class TrackStore {
         var animation: Int32 = -1
         /// The owning animation's handle generation, so that events never copy its record.
         var generation: UInt32 = 0
-        /// The events a root has reported (``TrackState/hasStarted``, ``TrackState/hasFinished``):
-        /// each at most once (semantics §8.1).
-        var reported: UInt8 = 0
     }
 
     struct SlotKey: Hashable {
@@ -154,7 +151,11 @@ public final class TrackStore {
     private var freeNodes: [Int32] = []
     /// Group nodes in an order where every parent comes before its children.
     private(set) var nodeOrder: [Int32] = []
+    /// Frame state, written by frames only (the frame reads the records above and never writes
+    /// them): each group node's child time this frame, and the events a root has reported
+    /// (``TrackState/hasStarted``, ``TrackState/hasFinished``: each at most once, semantics §8.1).
     let nodeTimes = Column<Double>(fill: .nan)
+    let nodeReported = Column<UInt8>(fill: 0)
     /// Every slot's presentation value (the store lays it out; frames fill it).
     @usableFromInline let table = PresentationTable()
     /// The composed slots' operations, kept up to date by ``updatePlan()``.
@@ -955,12 +956,15 @@ public final class TrackStore {
     private func allocateNode(_ node: GroupNode) -> Int32 {
         if let free = freeNodes.popLast() {
             nodes[Int(free)] = node
+            nodeReported[Int(free)] = 0
             return free
         }
         nodes.append(node)
         if freeNodes.capacity < nodes.capacity { freeNodes.reserveCapacity(nodes.capacity) }
         if releasedNodes.capacity < nodes.capacity { releasedNodes.reserveCapacity(nodes.capacity) }
         nodeTimes.reserve(nodes.count, count: nodes.count - 1)
+        nodeReported.reserve(nodes.count, count: nodes.count - 1)
+        nodeReported[nodes.count - 1] = 0
         return Int32(nodes.count - 1)
     }
 

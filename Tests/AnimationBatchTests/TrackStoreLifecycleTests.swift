@@ -470,6 +470,22 @@ struct TrackStoreLifecycleTests {
         #expect(events(evaluator, at: 0.5).isEmpty)
     }
 
+    @Test("§8.1 a group added after a finished group was reaped reports its own start and finish (its node's storage is reused)")
+    func reusedGroupNodeReportsAnew() throws {
+        let store = TrackStore(), layer = LayerID(1)
+        let first = try store.add(AnimationGroup(animations: [fade(1)], duration: 1), layer: layer)
+        let evaluator = FrameEvaluator(store: store)
+        #expect(events(evaluator, at: 0.5) == [AnimationEvent(animation: first, kind: .started)])
+        #expect(events(evaluator, at: 1.5) == [AnimationEvent(animation: first, kind: .stopped, outcome: .finished)])
+        #expect(store.animationCount == 0, "reaped, its node freed")
+        _ = events(evaluator, at: 1.6)   // the frame that drops the freed node from the order
+        var second = AnimationGroup(animations: [fade(1)], duration: 1)
+        second.beginTime = 2
+        let g = try store.add(second, layer: layer)
+        #expect(events(evaluator, at: 2.5) == [AnimationEvent(animation: g, kind: .started)])
+        #expect(events(evaluator, at: 3.5) == [AnimationEvent(animation: g, kind: .stopped, outcome: .finished)])
+    }
+
     @Test("with reaping off, finished animations stay and a timeline can be sought back")
     func reapingOff() throws {
         let store = TrackStore(), layer = LayerID(1)
