@@ -115,18 +115,13 @@ public final class FrameEvaluator: ParallelJob {
     private var compositionCapacity = 1
     private var plannedVersion = -1
     private var plannedFastSlots = -1
-    /// The node stage's chunks: (first, end) positions in the node order, each starting at a root
-    /// (an animation's nodes follow its root, so a chunk holds whole trees), and the events each
-    /// wrote into its region of `nodeEventStorage` (two per node).
+    /// The node stage's chunks: (first, end) blocks of the root nodes' batch, and the events each
+    /// wrote into its region of `nodeEventStorage` (two per root).
     private var nodeChunks: [(start: Int, end: Int)] = []
     private var nodeEventCounts: UnsafeMutablePointer<Int>
     private var nodeEventCountCapacity = 1
     private var nodeEventStorage: UnsafeMutablePointer<AnimationEvent>
     private var nodeEventCapacity = 1
-    /// The store's node order and nodes while the node stage runs (taken on the calling thread).
-    private var nodeOrderBase: UnsafePointer<Int32>?
-    private var nodesBase: UnsafePointer<TrackStore.GroupNode>?
-    private var nodeTimesBase: UnsafeMutablePointer<Double>?
     /// The table's pointers, with the change list's start, for this frame's chunks.
     private var target: PresentationTarget?
     private var eventStorage: UnsafeMutablePointer<AnimationEvent>
@@ -348,12 +343,9 @@ public final class FrameEvaluator: ParallelJob {
     func runChunk(_ k: Int) {
         switch stage {
         case .nodes:
-            let chunk = nodeChunks[k]
-            var sink = RegionSink(region: nodeEventStorage + 2 * chunk.start)
-            // The bases are set before the stage runs and cleared after it.
-            Self.evaluateNodes(nodeOrderBase.unsafelyUnwrapped, chunk.start..<chunk.end, nodes: nodesBase.unsafelyUnwrapped,
-                               times: nodeTimesBase.unsafelyUnwrapped, reported: store.nodeReported.base, time: frameTime, into: &sink)
-            nodeEventCounts[k] = sink.count
+            let chunk = nodeChunks[k], roots = store.nodeBatch
+            roots.evaluate(blocks: chunk.start..<chunk.end, time: frameTime, nodeTimes: UnsafePointer(store.nodeTimes.base))
+            nodeEventCounts[k] = Self.collectEvents(of: roots, blocks: chunk.start..<chunk.end, into: nodeEventStorage + 32 * chunk.start)
         case .kernels:
             // Its kernels, then its tracks' events into its own region of the event storage.
             let chunk = chunks[k]
@@ -371,105 +363,55 @@ public final class FrameEvaluator: ParallelJob {
     }
 
     /// Group nodes, parents first: each writes its children's parent time, or NaN where the group
-    /// shows nothing (semantics §2.7, §7, §1.4). Roots report their own start and finish, each at
-    /// most once (§8.1), in node order. Many nodes run in parallel chunks that each start at a
-    /// root, so that a chunk holds whole trees and no node waits on another chunk: W3's 2,000
-    /// groups took a seventh of its frame on the calling thread alone.
+    /// shows nothing (semantics §2.7, §7, §1.4). The roots go first, sixteen at once
+    /// (``NodeBatch``), in parallel chunks of blocks when there are many: each chunk's events (a
+    /// root reports its start and finish, each at most once, §8.1) go to its own region and are
+    /// gathered in block order, so they are the same for any thread count. Nested nodes follow one
+    /// by one in the node order, which lists every node after its parent.
     private func evaluateNodes(at time: Double) {
+        let roots = store.nodeBatch
+        let blocks = roots.blockCount
+        if blocks > 0 {
+            let threads = configuration.maximumThreads > 0 ? configuration.maximumThreads : WorkerPool.processorCount
+            let pieces = blocks >= 64 && runsInParallel ? max(1, min(4 * threads, blocks / 16)) : 1
+            nodeChunks.removeAll(keepingCapacity: true)
+            for k in 0..<pieces where blocks * (k + 1) / pieces > blocks * k / pieces {
+                nodeChunks.append((blocks * k / pieces, blocks * (k + 1) / pieces))
+            }
+            Self.reserve(&nodeEventCounts, capacity: &nodeEventCountCapacity, nodeChunks.count)
+            Self.reserve(&nodeEventStorage, capacity: &nodeEventCapacity, 32 * blocks)
+            frameTime = time
+            run(.nodes, count: nodeChunks.count)
+            for k in nodeChunks.indices {
+                let region = nodeEventStorage + 32 * nodeChunks[k].start
+                for e in 0..<nodeEventCounts[k] { appendEvent(region[e]) }
+            }
+        }
         let count = store.nodeOrder.count
-        guard count > 0 else { return }
+        guard count > roots.count else { return }
         store.nodeOrder.withUnsafeBufferPointer { order in
-            // Read only: what a frame writes of a node (its child time, the events it reported)
-            // lives in the store's frame-state columns, not in its record.
+            // Read only: what a frame writes of a node lives in the frame-state columns. Through
+            // the arrays' buffers, taken once: subscripting the store's arrays per field costs an
+            // exclusivity check and a bounds check each, and copying a node costs retains.
             store.nodes.withUnsafeBufferPointer { nodes in
-                // Through the arrays' buffers, taken once: subscripting the store's arrays per field
-                // cost an exclusivity check and a bounds check each, and copying a node costs retains.
-                guard count >= 1_024 && runsInParallel, let nodes = nodes.baseAddress, let order = order.baseAddress else {
-                    var sink = AppendSink(evaluator: self)
-                    // Both arrays hold `count` > 0 elements here: their buffers have a base.
-                    Self.evaluateNodes(order.baseAddress!, 0..<count, nodes: nodes.baseAddress!, times: store.nodeTimes.base,
-                                       reported: store.nodeReported.base, time: time, into: &sink)
-                    return
-                }
-                planNodeChunks(order: order, nodes: nodes, count: count)
-                (nodeOrderBase, nodesBase, nodeTimesBase) = (order, nodes, store.nodeTimes.base)
-                frameTime = time
-                run(.nodes, count: nodeChunks.count)
-                (nodeOrderBase, nodesBase, nodeTimesBase) = (nil, nil, nil)
-                for k in nodeChunks.indices {
-                    let region = nodeEventStorage + 2 * nodeChunks[k].start
-                    for e in 0..<nodeEventCounts[k] { appendEvent(region[e]) }
-                }
+                // Both arrays hold `count` > 0 elements here: their buffers have a base.
+                Self.evaluateNestedNodes(order.baseAddress!, count: count, nodes: nodes.baseAddress!, times: store.nodeTimes.base)
             }
         }
     }
 
-    /// Cuts the node order into about four chunks per thread, each starting at a root.
-    private func planNodeChunks(order: UnsafePointer<Int32>, nodes: UnsafePointer<TrackStore.GroupNode>, count: Int) {
-        let threads = configuration.maximumThreads > 0 ? configuration.maximumThreads : WorkerPool.processorCount
-        let pieces = max(1, min(4 * threads, count / 256))
-        nodeChunks.removeAll(keepingCapacity: true)
-        var start = 0
-        for k in 1...pieces {
-            var end = k == pieces ? count : max(start + 1, count * k / pieces)
-            while end < count && !nodes[Int(order[end])].isRoot { end += 1 }   // a tree stays whole
-            if end > start {
-                nodeChunks.append((start, end))
-                start = end
-            }
-            if start >= count { break }
-        }
-        Self.reserve(&nodeEventCounts, capacity: &nodeEventCountCapacity, nodeChunks.count)
-        Self.reserve(&nodeEventStorage, capacity: &nodeEventCapacity, 2 * count)
-    }
-
-    /// Where node events go: straight into the frame's events, or into a chunk's region.
-    private protocol NodeEventSink {
-        mutating func append(_ event: AnimationEvent)
-    }
-
-    private struct AppendSink: NodeEventSink {
-        unowned(unsafe) let evaluator: FrameEvaluator   // lives through the call that made the sink
-        mutating func append(_ event: AnimationEvent) { evaluator.appendEvent(event) }
-    }
-
-    private struct RegionSink: NodeEventSink {
-        let region: UnsafeMutablePointer<AnimationEvent>   // two per node of the chunk
-        var count = 0
-        mutating func append(_ event: AnimationEvent) {
-            region[count] = event
-            count += 1
-        }
-    }
-
-    /// Nodes `range` of the order: their child times, and their roots' events into `sink`.
-    private static func evaluateNodes<Sink: NodeEventSink>(_ order: UnsafePointer<Int32>, _ range: Range<Int>,
-                                                           nodes: UnsafePointer<TrackStore.GroupNode>,
-                                                           times: UnsafeMutablePointer<Double>, reported: UnsafeMutablePointer<UInt8>,
-                                                           time: Double, into sink: inout Sink) {
-        for position in range {
+    /// The nested nodes of the order (roots are skipped: ``NodeBatch`` did them): each one's
+    /// child time from its parent's (semantics §2.7). Nested nodes report no events: their
+    /// animation's are its root's.
+    private static func evaluateNestedNodes(_ order: UnsafePointer<Int32>, count: Int, nodes: UnsafePointer<TrackStore.GroupNode>,
+                                            times: UnsafeMutablePointer<Double>) {
+        for position in 0..<count {
             let n = order[position]
             let node = nodes + Int(n)   // the order lists live node indices only
             let parent = node.pointee.parent
-            let parentTime = parent < 0 ? time : times[Int(parent)]
-            let state = node.pointee.timing.state(atParentTime: parentTime)
-            let isRoot = node.pointee.isRoot
-            var childTime = Double.nan
-            if state.contributes && !(isRoot && node.pointee.removedOnCompletion && state.phase == .after) {
-                childTime = node.pointee.curve.value(at: state.progress) * node.pointee.timing.effectiveDuration
-            }
-            times[Int(n)] = childTime
-            if isRoot && !parentTime.isNaN && state.phase != .before {
-                let reportedBits = reported[Int(n)]
-                let handle = AnimationHandle(index: node.pointee.animation, generation: node.pointee.generation)
-                if reportedBits & TrackState.hasStarted == 0 {
-                    sink.append(AnimationEvent(animation: handle, kind: .started))
-                }
-                if reportedBits & TrackState.hasFinished == 0 && state.phase == .after {
-                    sink.append(AnimationEvent(animation: handle, kind: .stopped, outcome: .finished))
-                }
-                reported[Int(n)] = reportedBits | TrackState.hasStarted | (state.phase == .after ? TrackState.hasFinished : 0)
-            }
+            guard parent >= 0 else { continue }
+            let state = node.pointee.timing.state(atParentTime: times[Int(parent)])
+            times[Int(n)] = state.contributes ? node.pointee.curve.value(at: state.progress) * node.pointee.timing.effectiveDuration : .nan
         }
     }
 

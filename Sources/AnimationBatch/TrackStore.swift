@@ -124,6 +124,8 @@ public final class TrackStore {
         var animation: Int32 = -1
         /// The owning animation's handle generation, so that events never copy its record.
         var generation: UInt32 = 0
+        /// A root's lane in ``nodeBatch``; −1 for a nested node.
+        var lane: Int32 = -1
     }
 
     struct SlotKey: Hashable {
@@ -151,11 +153,11 @@ public final class TrackStore {
     private var freeNodes: [Int32] = []
     /// Group nodes in an order where every parent comes before its children.
     private(set) var nodeOrder: [Int32] = []
-    /// Frame state, written by frames only (the frame reads the records above and never writes
-    /// them): each group node's child time this frame, and the events a root has reported
-    /// (``TrackState/hasStarted``, ``TrackState/hasFinished``: each at most once, semantics §8.1).
+    /// Each group node's child time this frame: frame state, written by frames only (a frame
+    /// reads the records above and never writes them).
     let nodeTimes = Column<Double>(fill: .nan)
-    let nodeReported = Column<UInt8>(fill: 0)
+    /// The root nodes, evaluated sixteen at once; nested nodes are evaluated one by one after them.
+    let nodeBatch: NodeBatch
     /// Every slot's presentation value (the store lays it out; frames fill it).
     @usableFromInline let table = PresentationTable()
     /// The composed slots' operations, kept up to date by ``updatePlan()``.
@@ -180,7 +182,9 @@ public final class TrackStore {
     private(set) var version = 0
 
     /// An empty store.
-    public init() {}
+    public init() {
+        nodeBatch = NodeBatch(times: nodeTimes)
+    }
 
     /// How many tracks (compiled property animations) the store holds.
     public var trackCount: Int { batches.reduce(0) { $0 + $1.count } }
@@ -922,6 +926,10 @@ public final class TrackStore {
                 node.animation = a
                 node.generation = animations[Int(a)].generation
                 let n = allocateNode(node)
+                if depth == 0 {
+                    let timing = CompiledTiming(group.timing, topLevel: true, removedOnCompletion: animation.isRemovedOnCompletion, group: -1)
+                    nodes[Int(n)].lane = Int32(nodeBatch.append(node: n, animation: handleRaw, timing: timing, function: node.curve))
+                }
                 nodeOrder.append(n)   // after its parent, allocated just before
                 nodeByPath[path] = n
                 animations[Int(a)].nodes.append(n)
@@ -942,6 +950,9 @@ public final class TrackStore {
     private func removeContents(of a: Int32) {
         for t in animations[Int(a)].tracks { removeTrack(t) }
         for n in animations[Int(a)].nodes {
+            let lane = nodes[Int(n)].lane
+            if lane >= 0, let moved = nodeBatch.remove(at: Int(lane)) { nodes[Int(moved)].lane = lane }
+            nodes[Int(n)].lane = -1
             nodes[Int(n)].alive = false
             releasedNodes.append(n)
         }
@@ -956,15 +967,12 @@ public final class TrackStore {
     private func allocateNode(_ node: GroupNode) -> Int32 {
         if let free = freeNodes.popLast() {
             nodes[Int(free)] = node
-            nodeReported[Int(free)] = 0
             return free
         }
         nodes.append(node)
         if freeNodes.capacity < nodes.capacity { freeNodes.reserveCapacity(nodes.capacity) }
         if releasedNodes.capacity < nodes.capacity { releasedNodes.reserveCapacity(nodes.capacity) }
         nodeTimes.reserve(nodes.count, count: nodes.count - 1)
-        nodeReported.reserve(nodes.count, count: nodes.count - 1)
-        nodeReported[nodes.count - 1] = 0
         return Int32(nodes.count - 1)
     }
 
