@@ -29,14 +29,21 @@ public struct RandomAnimations {
     /// stays random: the timings almost every real animation has, which the batch evaluates
     /// through its own path (blocks of plain timings skip the speed, offset and wrap steps).
     public var plainTiming = false
+    /// When true (and ``plainTiming`` is not), every timing drawn runs forwards at speed 1 with
+    /// a time offset of 0, ±0.25, 0.5 or 1: a layer spread in phase, which the batch evaluates
+    /// through its forward path (blocks of such timings skip the speed column and the
+    /// reversed-playback cases).
+    public var forwardTiming = false
 
     /// A generator seeded with `seed`.
     public init(seed: UInt64) { rng = SplitMix64(seed: seed) }
 
-    /// A generator seeded with `seed` whose timings are all plain when `plainTiming` is true.
-    public init(seed: UInt64, plainTiming: Bool) {
+    /// A generator seeded with `seed` whose timings are all plain when `plainTiming` is true, and
+    /// all forward (speed 1, time offsets) when `forwardTiming` is.
+    public init(seed: UInt64, plainTiming: Bool, forwardTiming: Bool = false) {
         self.init(seed: seed)
         self.plainTiming = plainTiming
+        self.forwardTiming = forwardTiming
     }
 
     /// The properties a random layer has, with their kinds.
@@ -63,6 +70,7 @@ public struct RandomAnimations {
         t.duration = pick([0, 0.25, 0.5, 0.75, 1, 1, 1.5, 2])
         t.speed = pick([1, 1, 1, 1, 2, 0.5, -1, 0])
         t.timeOffset = chance(0.7) ? 0 : pick([0.25, 0.5, -0.25, 1])
+        if forwardTiming { (t.speed, t.timeOffset) = (1, pick([0, 0.25, 0.5, -0.25, 1])) }
         if plainTiming { (t.speed, t.timeOffset) = (1, 0) }
         if chance(0.1) {
             t.repeatDuration = pick([0.75, 1.25, 2.5])

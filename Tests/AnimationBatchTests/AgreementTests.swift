@@ -21,8 +21,8 @@ struct Scene {
     let store = TrackStore()
     var handles: [[AnimationHandle]] = []
 
-    init(seed: UInt64, layers count: Int, plainTiming: Bool = false) throws {
-        var random = RandomAnimations(seed: seed, plainTiming: plainTiming)
+    init(seed: UInt64, layers count: Int, plainTiming: Bool = false, forwardTiming: Bool = false) throws {
+        var random = RandomAnimations(seed: seed, plainTiming: plainTiming, forwardTiming: forwardTiming)
         layers = (0..<count).map { random.layer(LayerID(UInt64($0 + 1))) }
         for layer in layers {
             for (property, value) in layer.model { try store.setModelValue(value, layer: layer.layer, property: property) }
@@ -98,6 +98,14 @@ struct AgreementTests {
         try checkAgreement(scene, minimumAnimations: TestScale.count(debug: 100, release: 4_000))
     }
 
+    /// Blocks whose timings all run forwards with time offsets (a scene spread in phase) have a
+    /// path of their own too.
+    @Test("randomised agreement with forward timings only (speed 1, time offsets: the kernel's forward-block path)")
+    func randomisedAgreementForwardTimings() throws {
+        let scene = try Scene(seed: 0xF0E1, layers: TestScale.count(debug: 100, release: 2_500), forwardTiming: true)
+        try checkAgreement(scene, minimumAnimations: TestScale.count(debug: 100, release: 4_000))
+    }
+
     /// Every value and event of `scene` against the reference, at the boundary and random times.
     func checkAgreement(_ scene: Scene, minimumAnimations: Int) throws {
         let times = Scene.frameTimes(seed: 7, random: TestScale.count(debug: 20, release: 40), boundaries: true)
@@ -141,11 +149,12 @@ struct AgreementTests {
         #expect(animations >= minimumAnimations)
     }
 
-    @Test("plain-timing blocks give the general path's bits")
-    func plainBlocksMatchTheGeneralPath() throws {
-        // The same plain-timed animations in two stores: alone (their blocks all plain, the fast
-        // path) and mixed with other timings (most of their blocks take the general path).
-        var random = RandomAnimations(seed: 0x51A1, plainTiming: true)
+    @Test("plain-timing and forward-timing blocks give the general path's bits", arguments: [false, true])
+    func plainBlocksMatchTheGeneralPath(forward: Bool) throws {
+        // The same plain-timed (or forward-timed) animations in two stores: alone (their blocks all
+        // plain or forward, the fast paths) and mixed with other timings (most of their blocks take
+        // the general path).
+        var random = RandomAnimations(seed: 0x51A1, plainTiming: !forward, forwardTiming: forward)
         var others = RandomAnimations(seed: 0x0E5)
         let layers = (0..<TestScale.count(debug: 90, release: 1_500)).map { random.layer(LayerID(UInt64($0 + 1))) }
         let alone = TrackStore(), mixed = TrackStore()

@@ -99,8 +99,9 @@ class TrackBatch {
     let endIteration = Column<Float>(fill: 0)
     let flags = Column<UInt8>(fill: 0)
     let group = Column<Int32>(fill: -1)
-    /// 1 where the timing is plain (``CompiledTiming/isPlain``; padding lanes are).
-    let plain = Column<UInt8>(fill: 1)
+    /// The timing's fold class (``CompiledTiming/foldClass``): 2 plain (padding lanes are), 1
+    /// forward, 0 general.
+    let plain = Column<UInt8>(fill: 2)
     let curves = CurveStorage()
     let state = Column<UInt8>(fill: TrackState.neverEvaluated)
 
@@ -212,7 +213,7 @@ class TrackBatch {
         endIteration[i] = t.endIteration
         flags[i] = t.flags | (flags[i] & ~CompiledTiming.timingMask)
         group[i] = t.group
-        plain[i] = t.isPlain ? 1 : 0
+        plain[i] = t.foldClass
     }
 
     /// Sets or clears a value flag of track `i` (``CompiledTiming/cumulative``, ``CompiledTiming/addsBase``).

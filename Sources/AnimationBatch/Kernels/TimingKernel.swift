@@ -83,6 +83,14 @@ struct CompiledTiming: Sendable {
     /// general path would.
     var isPlain: Bool { speed == 1 && timeOffset == 0 && activeDuration > 0 }
 
+    /// Forward timing: speed 1 and a positive active duration, any time offset (a layer spread in
+    /// phase, a group's child selecting a sub-range). The kernel folds it without the speed column
+    /// or the reversed-playback cases, bit for bit as the general path would.
+    var runsForward: Bool { speed == 1 && activeDuration > 0 }
+
+    /// The kernel's fold class for the `plain` column: 2 plain, 1 forward, 0 general.
+    var foldClass: UInt8 { isPlain ? 2 : (runsForward ? 1 : 0) }
+
     /// A padding lane: a timing that never contributes (it begins at +∞ and never fills), harmlessly.
     static let padding: CompiledTiming = {
         var t = CompiledTiming(MediaTiming(duration: 1), topLevel: false, removedOnCompletion: false, group: -1)
@@ -166,7 +174,7 @@ struct TimingKernel {
     let endIteration: UnsafeMutablePointer<Float>
     let flags: UnsafeMutablePointer<UInt8>
     let group: UnsafeMutablePointer<Int32>
-    /// 1 where the track's timing is plain (``CompiledTiming/isPlain``), else 0.
+    /// The track's fold class (``CompiledTiming/foldClass``): 2 plain, 1 forward, 0 general.
     let plain: UnsafeMutablePointer<UInt8>
 
     /// How far ahead (in tracks) the kernels prefetch the columns they stream: 256 tracks, 2 KiB of
@@ -194,12 +202,15 @@ struct TimingKernel {
         prefetchBlock(activeDuration, at: ahead)
         prefetchBlock(endProgress, at: ahead)
         animation_prefetch(endIteration + ahead)
-        // A block of plain timings never reads its speed and offset columns; they are prefetched
-        // while the blocks are not plain (neighbouring blocks tend to be alike).
-        let plainBlock = allLanes(SIMDMath.float(load16(plain, i)) .> 0)
+        // A block of plain timings never reads its speed and offset columns, a forward one its
+        // speed column; they are prefetched while the blocks are not plain (neighbouring blocks
+        // tend to be alike).
+        let foldClasses = SIMDMath.float(load16(plain, i))
+        let plainBlock = allLanes(foldClasses .> 1.5)
+        let forwardBlock = allLanes(foldClasses .> 0.5)
         animation_prefetch(plain + ahead)
         if !plainBlock {
-            prefetchBlock(speed, at: ahead)
+            if !forwardBlock { prefetchBlock(speed, at: ahead) }
             prefetchBlock(timeOffset, at: ahead)
         }
         let flagBytes = load16(flags, i)
@@ -212,9 +223,11 @@ struct TimingKernel {
             }
         }
         let low = plainBlock ? Self.foldPlain(tp: tpLow, i, self, widenLow(flagBytes))
-                             : Self.foldGeneral(tp: tpLow, i, self, widenLow(flagBytes))
+            : forwardBlock ? Self.foldForward(tp: tpLow, i, self, widenLow(flagBytes))
+            : Self.foldGeneral(tp: tpLow, i, self, widenLow(flagBytes))
         let high = plainBlock ? Self.foldPlain(tp: tpHigh, i + 8, self, widenHigh(flagBytes))
-                              : Self.foldGeneral(tp: tpHigh, i + 8, self, widenHigh(flagBytes))
+            : forwardBlock ? Self.foldForward(tp: tpHigh, i + 8, self, widenHigh(flagBytes))
+            : Self.foldGeneral(tp: tpHigh, i + 8, self, widenHigh(flagBytes))
         return Self.block(low, high, flagBytes)
     }
 
@@ -286,6 +299,54 @@ struct TimingKernel {
         return (p, iteration, weight, phase)
     }
 
+    /// The fold of eight lanes whose timings all run forwards (speed 1, AD > 0, ``CompiledTiming/runsForward``)
+    /// with any time offset: the general fold (``foldGeneral(tp:_:_:_:)``) with `s = 1` folded by
+    /// hand, giving the same bits — `e = (tp − b)·1` is `tp − b`, nothing runs backwards or pauses,
+    /// the raw local time is `e + o` while active, `o` before and `AD + o` after, end-inclusive
+    /// only after. The wrap into the active duration, a division, is skipped where all eight
+    /// active durations are infinite (repeating forever): it would leave the time unchanged.
+    @_transparent
+    private static func foldForward(tp: SIMD8<Double>, _ i: Int, _ k: TimingKernel, _ flags: SIMD8<Int64>,
+                                    iterations: Bool = true) -> Lanes {
+        let zeros = SIMD8<Double>(repeating: 0), ones = SIMD8<Double>(repeating: 1)
+        let b = load8(k.beginTime, i), o = load8(k.timeOffset, i)
+        let d = load8(k.duration, i), ad = load8(k.activeDuration, i)
+        let none = SIMD8<Int64>(repeating: 0)
+        let autoreverses = (flags & SIMD8<Int64>(repeating: Int64(CompiledTiming.autoreverses))) .> none
+        let removedOnCompletion = (flags & SIMD8<Int64>(repeating: Int64(CompiledTiming.removedOnCompletion))) .> none
+        let fillsBackwards = (flags & SIMD8<Int64>(repeating: Int64(CompiledTiming.fillsBackwards))) .> none
+        let fillsForwards = (flags & SIMD8<Int64>(repeating: Int64(CompiledTiming.fillsForwards))) .> none
+        let period = d.replacing(with: 2 * d, where: autoreverses)
+        let tpIsNaN = tp .!= tp
+        let e = tp - b
+        let before = e .< 0, after = e .>= ad
+        let active = .!(before .| after)
+        var x = e + o
+        x.replace(with: o, where: before)
+        x.replace(with: ad + o, where: after)
+        let finite = ad .< .infinity
+        var t = x
+        if ad.min() < .infinity {   // some lane's active duration is finite
+            var w = x - SIMDMath.floor(x / ad) * ad
+            w.replace(with: w + ad, where: w .< 0)
+            w.replace(with: w - ad, where: w .>= ad)
+            w.replace(with: ad, where: after .& (w .== 0))   // end-inclusive only after
+            t.replace(with: w, where: finite)
+        }
+        let removed = removedOnCompletion .& after
+        let contributes = (active .| (before .& fillsBackwards) .| (after .& fillsForwards))
+            .& .!removed .& .!tpIsNaN .& (t .< .infinity) .& (t .> -.infinity)
+        let atEnd = finite .& (t .>= ad)
+        let (p, iteration) = fold(t, period: period, duration: d, autoreverses: autoreverses, atEnd: atEnd,
+                                  contributes: contributes, iterations: iterations, i, k)
+        let weight = zeros.replacing(with: ones, where: contributes)
+        var phase = ones
+        phase.replace(with: 0, where: before)
+        phase.replace(with: 2, where: after)
+        phase.replace(with: 0, where: tpIsNaN)
+        return (p, iteration, weight, phase)
+    }
+
     /// The timing of `count` (1 to 4) consecutive blocks from track `i`, written to `timings`, with
     /// their state bytes stored (``StatePointers/store(_:block:)``).
     ///
@@ -303,18 +364,24 @@ struct TimingKernel {
     func evaluate(blocks i: Int, count: Int, time: Double, nodeTimes: UnsafePointer<Double>, state: StatePointers,
                   iterations: Bool, into timings: UnsafeMutablePointer<TimingBlock>) {
         if count == 4 {
-            let p = SIMDMath.float(load16(plain, i)) + SIMDMath.float(load16(plain, i + 16))
-                + SIMDMath.float(load16(plain, i + 32)) + SIMDMath.float(load16(plain, i + 48))
+            // The least fold class of each lane over the four blocks (Float vectors, compared and
+            // selected: a byte-vector minimum compiles lane by lane, and the standard library's
+            // `pointwiseMin` was left a generic call, 8 % of a W3 frame).
+            @_transparent func least(_ a: SIMD16<Float>, _ b: SIMD16<Float>) -> SIMD16<Float> { a.replacing(with: b, where: b .< a) }
+            let p = least(least(SIMDMath.float(load16(plain, i)), SIMDMath.float(load16(plain, i + 16))),
+                          least(SIMDMath.float(load16(plain, i + 32)), SIMDMath.float(load16(plain, i + 48))))
             let g = SIMD16<UInt8>(repeating: CompiledTiming.grouped)
             let f0 = load16(flags, i), f1 = load16(flags, i + 16), f2 = load16(flags, i + 32), f3 = load16(flags, i + 48)
-            if allLanes(p .> 3.5) && !anyLane(SIMDMath.float((f0 | f1 | f2 | f3) & g) .> 0) {
-                // Two copies of the straight run, each with `iterations` a constant: the mode is a
-                // type, so each is a generic specialisation. (Passed as a Bool, the two calls were
+            if allLanes(p .> 0.5) && !anyLane(SIMDMath.float((f0 | f1 | f2 | f3) & g) .> 0) {
+                // One copy of the straight run per fold and `iterations`, each a constant: the modes
+                // are types, so each is a generic specialisation. (Passed as a Bool, the calls were
                 // merged into one, with the flag tested at run time: the run is too large to inline.)
-                if iterations {
-                    plainBlocks(i, time: time, state: state, mode: ReadsIterations.self, flags: (f0, f1, f2, f3), into: timings)
-                } else {
-                    plainBlocks(i, time: time, state: state, mode: SkipsIterations.self, flags: (f0, f1, f2, f3), into: timings)
+                let flags = (f0, f1, f2, f3)
+                switch (allLanes(p .> 1.5), iterations) {
+                case (true, true): straightBlocks(i, time: time, state: state, mode: ReadsIterations.self, fold: PlainFold.self, flags: flags, into: timings)
+                case (true, false): straightBlocks(i, time: time, state: state, mode: SkipsIterations.self, fold: PlainFold.self, flags: flags, into: timings)
+                case (false, true): straightBlocks(i, time: time, state: state, mode: ReadsIterations.self, fold: ForwardFold.self, flags: flags, into: timings)
+                case (false, false): straightBlocks(i, time: time, state: state, mode: SkipsIterations.self, fold: ForwardFold.self, flags: flags, into: timings)
                 }
                 return
             }
@@ -326,11 +393,12 @@ struct TimingKernel {
         }
     }
 
-    /// The straight run of eight plain folds over four blocks (``evaluate(blocks:count:time:nodeTimes:state:iterations:into:)``).
+    /// The straight run of eight plain or forward folds over four blocks (``evaluate(blocks:count:time:nodeTimes:state:iterations:into:)``).
     @inline(__always)
-    private func plainBlocks<Mode: IterationMode>(_ i: Int, time: Double, state: StatePointers, mode: Mode.Type,
-                                                  flags f: (SIMD16<UInt8>, SIMD16<UInt8>, SIMD16<UInt8>, SIMD16<UInt8>),
-                                                  into timings: UnsafeMutablePointer<TimingBlock>) {
+    private func straightBlocks<Mode: IterationMode, Fold: FoldMode>(_ i: Int, time: Double, state: StatePointers, mode: Mode.Type,
+                                                                     fold: Fold.Type,
+                                                                     flags f: (SIMD16<UInt8>, SIMD16<UInt8>, SIMD16<UInt8>, SIMD16<UInt8>),
+                                                                     into timings: UnsafeMutablePointer<TimingBlock>) {
         let iterations = Mode.readsIterations
         let ahead = i + Self.prefetchDistance
         // A range, not `stride(from:to:by:)`: in this large function the stride's iterator was
@@ -344,16 +412,19 @@ struct TimingKernel {
             if iterations { animation_prefetch(endIteration + at) }
         }
         animation_prefetch(plain + ahead)
+        if Fold.forward {
+            for k in 0..<4 { prefetchBlock(timeOffset, at: ahead + 16 * k) }
+        }
         let tp = SIMD8<Double>(repeating: time)
         let (f0, f1, f2, f3) = f
-        let r0 = Self.foldPlain(tp: tp, i, self, widenLow(f0), iterations: iterations)
-        let r1 = Self.foldPlain(tp: tp, i + 8, self, widenHigh(f0), iterations: iterations)
-        let r2 = Self.foldPlain(tp: tp, i + 16, self, widenLow(f1), iterations: iterations)
-        let r3 = Self.foldPlain(tp: tp, i + 24, self, widenHigh(f1), iterations: iterations)
-        let r4 = Self.foldPlain(tp: tp, i + 32, self, widenLow(f2), iterations: iterations)
-        let r5 = Self.foldPlain(tp: tp, i + 40, self, widenHigh(f2), iterations: iterations)
-        let r6 = Self.foldPlain(tp: tp, i + 48, self, widenLow(f3), iterations: iterations)
-        let r7 = Self.foldPlain(tp: tp, i + 56, self, widenHigh(f3), iterations: iterations)
+        @_transparent func fold(_ j: Int, _ flags: SIMD8<Int64>) -> Lanes {
+            Fold.forward ? Self.foldForward(tp: tp, j, self, flags, iterations: iterations)
+                         : Self.foldPlain(tp: tp, j, self, flags, iterations: iterations)
+        }
+        let r0 = fold(i, widenLow(f0)), r1 = fold(i + 8, widenHigh(f0))
+        let r2 = fold(i + 16, widenLow(f1)), r3 = fold(i + 24, widenHigh(f1))
+        let r4 = fold(i + 32, widenLow(f2)), r5 = fold(i + 40, widenHigh(f2))
+        let r6 = fold(i + 48, widenLow(f3)), r7 = fold(i + 56, widenHigh(f3))
         timings[0] = Self.block(r0, r1, f0)
         timings[1] = Self.block(r2, r3, f1)
         timings[2] = Self.block(r4, r5, f2)
@@ -436,6 +507,21 @@ struct TimingKernel {
 /// specialisation of the path, with the flag a constant in it.
 protocol IterationMode {
     static var readsIterations: Bool { get }
+}
+
+/// Which fold the four-block straight run uses, as a type (see ``IterationMode``).
+protocol FoldMode {
+    static var forward: Bool { get }
+}
+
+/// Every lane plain (``CompiledTiming/isPlain``).
+enum PlainFold: FoldMode {
+    @_transparent static var forward: Bool { false }
+}
+
+/// Every lane forward (``CompiledTiming/runsForward``), some with a time offset.
+enum ForwardFold: FoldMode {
+    @_transparent static var forward: Bool { true }
 }
 
 /// The plain path finishes iterations (some track of the batch is cumulative).
