@@ -1,4 +1,5 @@
 import AnimationCore
+import CKernelSupport
 
 /// The struct-of-arrays store of compiled animation tracks and the output slots they animate
 /// (design.md: AnimationBatch).
@@ -461,8 +462,9 @@ public final class TrackStore {
             withUnsafePointer(to: &target) { targetPointer in
                 withUnsafePointer(to: &source) { sourcePointer in
                     retargetInColumns(UnsafeMutableBufferPointer(start: handlePointer, count: 1),
-                                      from: from == nil ? nil : UnsafeBufferPointer(start: sourcePointer, count: 1),
-                                      to: UnsafeBufferPointer(start: targetPointer, count: 1), startingAt: 0, beginTime: beginTime)
+                                      from: from == nil ? nil : ValueList(values: UnsafeBufferPointer(start: sourcePointer, count: 1)),
+                                      to: ValueList(values: UnsafeBufferPointer(start: targetPointer, count: 1)),
+                                      startingAt: 0, beginTime: beginTime)
                 }
             }
         }
@@ -507,25 +509,57 @@ public final class TrackStore {
         if let sources, sources.count != handles.count {
             throw AnimationError(field: "sources", reason: "holds \(sources.count) values for \(handles.count) handles")
         }
-        guard beginTime.isFinite else { throw AnimationError(field: "beginTime", reason: "must be finite (got \(beginTime))") }
-        try checkRetargets(handles, from: sources, to: targets)
-        pendingEvents.reserveCapacity(pendingEvents.count + handles.count)
-        var k = 0
-        while k < handles.count {
-            k = handles.withUnsafeMutableBufferPointer { h in
-                targets.withUnsafeBufferPointer { to in
-                    if let sources {
-                        sources.withUnsafeBufferPointer { from in
-                            retargetInColumns(h, from: from, to: to, startingAt: k, beginTime: beginTime)
-                        }
-                    } else {
-                        retargetInColumns(h, from: nil, to: to, startingAt: k, beginTime: beginTime)
+        try handles.withUnsafeMutableBufferPointer { h in
+            try targets.withUnsafeBufferPointer { to in
+                if let sources {
+                    try sources.withUnsafeBufferPointer { from in
+                        try retargetMany(h, from: ValueList(values: from), to: ValueList(values: to), beginTime: beginTime)
                     }
+                } else {
+                    try retargetMany(h, from: ValueList?.none, to: ValueList(values: to), beginTime: beginTime)
                 }
             }
+        }
+    }
+
+    /// ``retarget(_:from:to:beginTime:)-([AnimationHandle],_,_,_)`` with the values as packed
+    /// components of one `kind` (``AnimationValue/components`` order, `kind.componentCount` numbers
+    /// per value), read in place: a host's own buffers of positions or colours, with no value built
+    /// per animation. `handles` is updated in place.
+    ///
+    /// - Throws: as the array form (`targets`/`sources` name the components' buffers), and naming
+    ///   `targets` or `sources` when its count is not `handles.count × kind.componentCount`.
+    public func retarget(_ handles: UnsafeMutableBufferPointer<AnimationHandle>, kind: ValueKind,
+                         fromComponents sources: UnsafeBufferPointer<Double>? = nil, toComponents targets: UnsafeBufferPointer<Double>,
+                         beginTime: Double) throws {
+        let width = kind.componentCount
+        guard targets.count == handles.count * width else {
+            throw AnimationError(field: "targets", reason: "holds \(targets.count) numbers for \(handles.count) \(kind) values")
+        }
+        if let sources, sources.count != handles.count * width {
+            throw AnimationError(field: "sources", reason: "holds \(sources.count) numbers for \(handles.count) \(kind) values")
+        }
+        try retargetMany(handles, from: sources.map { PackedValues(numbers: $0, kind: kind) },
+                         to: PackedValues(numbers: targets, kind: kind), beginTime: beginTime)
+    }
+
+    /// The batch retarget behind both public forms: every entry checked, then runs done in the
+    /// columns (``retargetInColumns(_:from:to:startingAt:beginTime:)``) and the rest one by one.
+    private func retargetMany<From: RetargetValues, To: RetargetValues>(_ handles: UnsafeMutableBufferPointer<AnimationHandle>,
+                                                                         from sources: From?, to targets: To,
+                                                                         beginTime: Double) throws {
+        guard beginTime.isFinite else { throw AnimationError(field: "beginTime", reason: "must be finite (got \(beginTime))") }
+        try checkRetargets(UnsafeBufferPointer(handles), from: sources, to: targets)
+        // Room for a stop event each, growing by doubling (reserving the exact count per call would
+        // copy the list at every call while a host retargets without evaluating).
+        let needed = pendingEvents.count + handles.count
+        if pendingEvents.capacity < needed { pendingEvents.reserveCapacity(max(needed, 2 * pendingEvents.capacity)) }
+        var k = 0
+        while k < handles.count {
+            k = retargetInColumns(handles, from: sources, to: targets, startingAt: k, beginTime: beginTime)
             guard k < handles.count else { break }
             do {
-                handles[k] = try retarget(handles[k], from: sources?[k], to: targets[k], beginTime: beginTime)
+                handles[k] = try retarget(handles[k], from: sources?.value(k), to: targets.value(k), beginTime: beginTime)
             } catch let error as AnimationError {
                 switch error.field {
                 case "handle": throw AnimationError(field: "handles[\(k)]", reason: error.reason)
@@ -540,36 +574,64 @@ public final class TrackStore {
 
     /// Throws what ``retarget(_:from:to:beginTime:)-([AnimationHandle],_,_,_)`` would for the first
     /// entry it could not do, before it does any: a stale handle or one named twice, an animation
-    /// that is not a basic or spring animation, a value of another kind.
-    private func checkRetargets(_ handles: [AnimationHandle], from sources: [AnimationValue]?, to targets: [AnimationValue]) throws {
+    /// that is not a basic or spring animation, a value of another kind. Reads the records of
+    /// later entries ahead (their cache misses overlap) and leaves them in cache for the pass
+    /// that retargets: handles that skip through the store (every fifth layer's animation) cost
+    /// a dependent miss per record otherwise.
+    private func checkRetargets<From: RetargetValues, To: RetargetValues>(_ handles: UnsafeBufferPointer<AnimationHandle>,
+                                                                         from sources: From?, to targets: To) throws {
         retargetCheck = retargetCheck == .max ? 1 : retargetCheck + 1   // 0 is the mark of records never checked
         let mark = retargetCheck
-        for k in handles.indices {
-            guard let a = resolve(handles[k]) else {
-                throw AnimationError(field: "handles[\(k)]", reason: "does not name a live animation")
-            }
-            guard animations[Int(a)].checkMark != mark else {
-                throw AnimationError(field: "handles[\(k)]", reason: "names an animation an earlier entry names: its handle goes stale there")
-            }
-            animations[Int(a)].checkMark = mark
-            let kind: ValueKind
-            let t = animations[Int(a)].columnTrack
-            if t >= 0 {
-                kind = tracks[Int(t)].valueKind
-            } else if let property = animations[Int(a)].animation as? any PropertyAnimation,
-                      property is BasicAnimation || property is SpringAnimation, let valueKind = property.valueKind {
-                kind = valueKind
-            } else {
-                let name = animations[Int(a)].animation.map { "\(type(of: $0))" } ?? "nothing"
-                throw AnimationError(field: "handles[\(k)]", reason: "names a \(name), not a basic or spring animation: replace it instead")
-            }
-            if targets[k].kind != kind {
-                throw AnimationError(field: "targets[\(k)]", reason: "is a \(targets[k].kind) but the animation animates a \(kind)")
-            }
-            if let from = sources?[k], from.kind != kind {
-                throw AnimationError(field: "sources[\(k)]", reason: "is a \(from.kind) but the animation animates a \(kind)")
+        try animations.withUnsafeMutableBufferPointer { records in
+            try tracks.withUnsafeBufferPointer { trackRecords in
+                // Index of handle j's record, if it names one in range.
+                func record(_ j: Int) -> Int? {
+                    guard j < handles.count else { return nil }
+                    let a = Int(handles[j].index)
+                    return a >= 0 && a < records.count ? a : nil
+                }
+                for k in 0..<handles.count {
+                    // Two stages ahead: the record of entry k + 8, and the track record of entry
+                    // k + 4 (whose animation record the first stage fetched four entries ago).
+                    if let a = record(k + 8) { Self.prefetch(records.baseAddress! + a) }
+                    if let a = record(k + 4), records[a].columnTrack >= 0, Int(records[a].columnTrack) < trackRecords.count {
+                        Self.prefetch(trackRecords.baseAddress! + Int(records[a].columnTrack))
+                    }
+                    let handle = handles[k]
+                    guard let a = record(k), records[a].alive, records[a].generation == handle.generation else {
+                        throw AnimationError(field: "handles[\(k)]", reason: "does not name a live animation")
+                    }
+                    guard records[a].checkMark != mark else {
+                        throw AnimationError(field: "handles[\(k)]", reason: "names an animation an earlier entry names: its handle goes stale there")
+                    }
+                    records[a].checkMark = mark
+                    let kind: ValueKind
+                    let t = records[a].columnTrack
+                    if t >= 0 {
+                        kind = trackRecords[Int(t)].valueKind
+                    } else if let property = records[a].animation as? any PropertyAnimation,
+                              property is BasicAnimation || property is SpringAnimation, let valueKind = property.valueKind {
+                        kind = valueKind
+                    } else {
+                        let name = records[a].animation.map { "\(type(of: $0))" } ?? "nothing"
+                        throw AnimationError(field: "handles[\(k)]", reason: "names a \(name), not a basic or spring animation: replace it instead")
+                    }
+                    if targets.kind(k) != kind {
+                        throw AnimationError(field: "targets[\(k)]", reason: "is a \(targets.kind(k)) but the animation animates a \(kind)")
+                    }
+                    if let sources, sources.kind(k) != kind {
+                        throw AnimationError(field: "sources[\(k)]", reason: "is a \(sources.kind(k)) but the animation animates a \(kind)")
+                    }
+                }
             }
         }
+    }
+
+    /// Prefetches the cache lines of one record (a hint: never faults, never changes results).
+    @inline(__always)
+    private static func prefetch<Record>(_ record: UnsafePointer<Record>) {
+        let bytes = UnsafeRawPointer(record)
+        for line in stride(from: 0, to: MemoryLayout<Record>.size, by: 64) { animation_prefetch(bytes + line) }
     }
 
     /// The retargets from `first` on that the columns alone can do, in one pass: for each, the new
@@ -581,8 +643,9 @@ public final class TrackStore {
     /// retarget left (a stale handle, another kind of animation or value, a to-only retarget on a
     /// composed slot — recomputed from the animation every frame, §4.1 — for the single call to do
     /// or reject), or `handles.count`.
-    private func retargetInColumns(_ handles: UnsafeMutableBufferPointer<AnimationHandle>, from sources: UnsafeBufferPointer<AnimationValue>?,
-                                   to targets: UnsafeBufferPointer<AnimationValue>, startingAt first: Int, beginTime: Double) -> Int {
+    private func retargetInColumns<From: RetargetValues, To: RetargetValues>(_ handles: UnsafeMutableBufferPointer<AnimationHandle>,
+                                                                             from sources: From?, to targets: To,
+                                                                             startingAt first: Int, beginTime: Double) -> Int {
         var k = first
         animations.withUnsafeMutableBufferPointer { records in
             tracks.withUnsafeMutableBufferPointer { trackRecords in
@@ -593,8 +656,9 @@ public final class TrackStore {
                             guard a >= 0, a < records.count, records[a].alive, records[a].generation == handle.generation else { return }
                             let t = Int(records[a].columnTrack)
                             guard t >= 0 else { return }
-                            let from = sources?[k], to = targets[k], kind = trackRecords[t].valueKind
-                            guard to.kind == kind, from?.kind ?? kind == kind, from != nil || trackRecords[t].exclusive else { return }
+                            let kind = trackRecords[t].valueKind
+                            guard targets.kind(k) == kind, sources?.kind(k) ?? kind == kind, sources != nil || trackRecords[t].exclusive else { return }
+                            let from = sources?.value(k), to = targets.value(k)
                             // Unchecked: `columnTrack` is set only for a track of an interpolating batch (``insert``).
                             let batch = unsafeDowncast(batchList[Int(trackRecords[t].batch)], to: InterpolatingBatch.self)
                             let i = Int(trackRecords[t].index)
@@ -1227,5 +1291,29 @@ public final class TrackStore {
         } else {
             tracks[Int(t)].op = dependsOnBase ? .recompute : .value
         }
+    }
+}
+
+/// The values of a batch retarget, by entry: a list of values, or packed components of one kind.
+protocol RetargetValues {
+    func kind(_ k: Int) -> ValueKind
+    func value(_ k: Int) -> AnimationValue
+}
+
+/// Values from a buffer of ``AnimationValue``s.
+struct ValueList: RetargetValues {
+    let values: UnsafeBufferPointer<AnimationValue>
+    @inline(__always) func kind(_ k: Int) -> ValueKind { values[k].kind }
+    @inline(__always) func value(_ k: Int) -> AnimationValue { values[k] }
+}
+
+/// Values of one kind from packed components (`kind.componentCount` numbers each).
+struct PackedValues: RetargetValues {
+    let numbers: UnsafeBufferPointer<Double>
+    let kind: ValueKind
+    @inline(__always) func kind(_ k: Int) -> ValueKind { kind }
+    @inline(__always) func value(_ k: Int) -> AnimationValue {
+        let base = k * kind.componentCount
+        return ValueStorage.value(kind) { numbers[base + $0] }
     }
 }

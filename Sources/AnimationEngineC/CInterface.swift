@@ -400,20 +400,20 @@ public func aeEngineRetarget(_ pointer: OpaquePointer?, _ ids: UnsafeMutablePoin
         guard count > 0 else { return }
         let ids = try required(ids, "animations"), to = try required(to, "to")
         guard beginTime.isFinite else { throw CError(status: AE_ERROR_INVALID_ARGUMENT, message: "begin_time must be finite (got \(beginTime))") }
-        func values(_ pointer: UnsafePointer<Double>, _ name: String) throws -> [AnimationValue] {
+        // As for single values: at this edge a NaN or an infinity is uninitialised memory.
+        func finite(_ pointer: UnsafePointer<Double>, _ name: String) throws -> UnsafeBufferPointer<Double> {
             let numbers = UnsafeBufferPointer(start: pointer, count: count * components)
-            // As for single values: at this edge a NaN or an infinity is uninitialised memory.
             if let bad = numbers.firstIndex(where: { !$0.isFinite }) {
                 throw CError(status: AE_ERROR_INVALID_ARGUMENT, message: "\(name)[\(bad)] must be finite (got \(numbers[bad]))")
             }
-            return try (0..<count).map { v in
-                try AnimationValue(kind: k, components: UnsafeBufferPointer(rebasing: numbers[v * components..<(v + 1) * components]))
-            }
+            return numbers
         }
-        let targets = try values(to, "to"), sources = try from.map { try values($0, "from") }
+        let targets = try finite(to, "to"), sources = try from.map { try finite($0, "from") }
         var handles = (0..<count).map { AnimationHandle(rawValue: ids[$0]) }
         do {
-            try engine.store.retarget(&handles, from: sources, to: targets, beginTime: beginTime)
+            try handles.withUnsafeMutableBufferPointer { h in
+                try engine.store.retarget(h, kind: k, fromComponents: sources, toComponents: targets, beginTime: beginTime)
+            }
         } catch let error as AnimationError {
             // The store names its arrays; this edge names the arguments.
             let field = error.field.replacingOccurrences(of: "handles[", with: "animations[")

@@ -259,6 +259,65 @@ struct TrackStoreLifecycleTests {
         }
     }
 
+    @Test("retargeting packed components of one kind is the array form: the same handles, values and errors")
+    func retargetPackedComponents() throws {
+        let layers = TestScale.count(debug: 24, release: 240)
+        let array = try retargetFixture(layers: layers, seed: 31), packed = try retargetFixture(layers: layers, seed: 31)
+        let arrayFrames = FrameEvaluator(store: array.store), packedFrames = FrameEvaluator(store: packed.store)
+        arrayFrames.evaluate(at: 0.2)
+        packedFrames.evaluate(at: 0.2)
+        // The springs on `position` (every second handle), from given points and from beneath.
+        var arrayHandles = stride(from: 1, to: array.handles.count, by: 2).map { array.handles[$0] }
+        var packedHandles = stride(from: 1, to: packed.handles.count, by: 2).map { packed.handles[$0] }
+        let targets = arrayHandles.indices.map { Point(x: Double($0) * 3, y: -Double($0)) }
+        let sources = arrayHandles.indices.map { Point(x: -Double($0), y: 0.5) }
+        let numbers = targets.flatMap { [$0.x, $0.y] }, sourceNumbers = sources.flatMap { [$0.x, $0.y] }
+        try array.store.retarget(&arrayHandles, from: sources.map { .point($0) }, to: targets.map { .point($0) }, beginTime: 0.25)
+        try packedHandles.withUnsafeMutableBufferPointer { h in
+            try sourceNumbers.withUnsafeBufferPointer { from in
+                try numbers.withUnsafeBufferPointer { to in
+                    try packed.store.retarget(h, kind: .point, fromComponents: from, toComponents: to, beginTime: 0.25)
+                }
+            }
+        }
+        #expect(arrayHandles == packedHandles)
+        try array.store.retarget(&arrayHandles, to: targets.reversed().map { .point($0) }, beginTime: 0.5)
+        try packedHandles.withUnsafeMutableBufferPointer { h in
+            try Array(targets.reversed().flatMap { [$0.x, $0.y] }).withUnsafeBufferPointer { to in
+                try packed.store.retarget(h, kind: .point, toComponents: to, beginTime: 0.5)
+            }
+        }
+        #expect(arrayHandles == packedHandles)
+        for t in [0.5, 0.8, 1.4] {
+            arrayFrames.evaluate(at: t)
+            packedFrames.evaluate(at: t)
+            #expect(Array(arrayFrames.events) == Array(packedFrames.events))
+            for layer in array.layers {
+                #expect(arrayFrames.value(layer: layer, property: "position") == packedFrames.value(layer: layer, property: "position"),
+                        "layer \(layer) at \(t)")
+            }
+        }
+        for (k, handle) in packedHandles.enumerated() {
+            let stored = try #require(packed.store.animation(handle) as? SpringAnimation)
+            #expect(stored.toValue == .point(targets[targets.count - 1 - k]) && stored.fromValue == nil)
+        }
+        // Errors: the count of numbers, and a kind the animations do not animate.
+        func field(_ body: () throws -> Void) -> String? {
+            do { try body() } catch let error as AnimationError { return error.field } catch { return "\(error)" }
+            return nil
+        }
+        #expect(field {
+            try packedHandles.withUnsafeMutableBufferPointer { h in
+                try Array(numbers.dropLast()).withUnsafeBufferPointer { try packed.store.retarget(h, kind: .point, toComponents: $0, beginTime: 1) }
+            }
+        } == "targets")
+        #expect(field {
+            try packedHandles.withUnsafeMutableBufferPointer { h in
+                try Array(numbers.prefix(h.count)).withUnsafeBufferPointer { try packed.store.retarget(h, kind: .scalar, toComponents: $0, beginTime: 1) }
+            }
+        } == "targets[0]")
+    }
+
     @Test("retargeting many at once names the entry that fails and then does nothing")
     func retargetManyErrors() throws {
         let fixture = try retargetFixture(layers: 6, seed: 9)

@@ -327,6 +327,7 @@ struct Layers {
         Spec spec;
         int property;
         bool additive;
+        uint64_t id;   // the engine's animation
     };
     struct LayerObject {
         double model[3][4];
@@ -398,7 +399,7 @@ struct Layers {
         timing.removed_on_completion = 0;
         timing.additive = additive ? 1 : 0;
         uint64_t animation = 0;
-        Entry entry{nullptr, s, property, additive};
+        Entry entry{nullptr, s, property, additive, 0};
         if (s.kind == kSpring) {
             double stiffness = s.omega0 * s.omega0, damping = 2 * s.zeta * s.omega0;  // mass 1
             check(ae_engine_add_spring(engine, i + 1, kPropertyName[property], AE_SCALAR, s.from, s.to, nullptr, 1, 1, stiffness,
@@ -412,7 +413,48 @@ struct Layers {
                                       size_t(kPropertyWidth[property]), &timing, &animation), i);
             entry.animation.reset(new BasicObject(s));
         }
+        entry.id = animation;
         layers[i].entries.push_back(std::move(entry));
+        if (property == 1 && s.kind != kSpring && !additive) moving.push_back({i, layers[i].entries.size() - 1});
+    }
+
+    // Retargets: every layer's own position animation (a basic animation of a point) gets new
+    // endpoints and a new begin time, as a layout change does. The objects' fields are written;
+    // the engine gets one ae_engine_retarget call with the ids and packed values.
+    std::vector<std::pair<size_t, size_t>> moving;   // (layer, entry)
+    std::vector<uint64_t> movingIds;
+    std::vector<double> retargetFrom[2], retargetTo[2];
+
+    void prepareRetargets() {
+        Random r(13);
+        for (int k = 0; k < 2; k++) {
+            retargetFrom[k].clear();
+            retargetTo[k].clear();
+            for (size_t m = 0; m < moving.size(); m++) {
+                for (int c = 0; c < 2; c++) {
+                    retargetFrom[k].push_back(r.range(-200, 200));
+                    retargetTo[k].push_back(r.range(-200, 200));
+                }
+            }
+        }
+        movingIds.clear();
+        for (auto [i, e] : moving) movingIds.push_back(layers[i].entries[e].id);
+    }
+
+    void retargetObjects(double begin, int round) {
+        for (size_t m = 0; m < moving.size(); m++) {
+            auto &object = static_cast<BasicObject &>(*layers[moving[m].first].entries[moving[m].second].animation);
+            for (int c = 0; c < 2; c++) {
+                object.s.from[c] = retargetFrom[round][2 * m + c];
+                object.s.to[c] = retargetTo[round][2 * m + c];
+            }
+            object.s.begin = begin;
+        }
+    }
+
+    void retargetEngine(double begin, int round) {
+        check(ae_engine_retarget(engine, movingIds.data(), movingIds.size(), AE_POINT, retargetFrom[round].data(),
+                                 retargetTo[round].data(), 2, begin), 0);
     }
 
     // The object design's frame: compose every layer's properties, copy them to the host.
@@ -608,6 +650,35 @@ void Layers_ObjectPerAnimation(benchmark::State &state) {
     timeFrames(state, l.n, "layers", [&](double t) { l.objectsFrame(t); });
 }
 
+// Retargeting every layer's position animation: the time of the change alone; the frame after
+// it (which delivers the stop events, as a host's next tick does) is not timed.
+template <typename Retarget, typename Frame>
+void timeRetargets(benchmark::State &state, size_t n, Retarget retarget, Frame frame) {
+    int round = 0;
+    double t = 0;
+    for (auto _ : state) {
+        retarget(t, round);
+        state.PauseTiming();
+        frame(t);
+        state.ResumeTiming();
+        round ^= 1;
+        t += 1.0 / 60;
+    }
+    state.counters["animations"] = benchmark::Counter(double(n), benchmark::Counter::kIsIterationInvariantRate);
+}
+
+void Retarget_Engine(benchmark::State &state) {
+    Layers &l = *layerSets[size_t(state.range(0))];
+    timeRetargets(state, l.moving.size(), [&](double t, int round) { l.retargetEngine(t, round); },
+                  [&](double t) { l.engineFrame(t, 1); });
+}
+
+void Retarget_ObjectPerAnimation(benchmark::State &state) {
+    Layers &l = *layerSets[size_t(state.range(0))];
+    timeRetargets(state, l.moving.size(), [&](double t, int round) { l.retargetObjects(t, round); },
+                  [&](double t) { l.objectsFrame(t); });
+}
+
 void Mix_SoAPlainCxx(benchmark::State &state) {
     Mix &m = *mixes[size_t(state.range(0))];
     timeFrames(state, m.n, "properties", [&](double t) { m.soaFrame(t); });
@@ -649,6 +720,12 @@ int main(int argc, char **argv) {
         ok = checkMix(*mixes.back()) && ok;
         layerSets.push_back(new Layers(size));
         ok = checkLayers(*layerSets.back()) && ok;
+        // The same retarget on both sides, then the frames compared again.
+        Layers &l = *layerSets.back();
+        l.prepareRetargets();
+        l.retargetObjects(0.4, 1);
+        l.retargetEngine(0.4, 1);
+        ok = checkLayers(l) && ok;
     }
     if (!ok) {
         std::fprintf(stderr, "engine-shim: a variant disagrees with the reference beyond the precision table; nothing timed\n");
@@ -670,6 +747,11 @@ int main(int argc, char **argv) {
         benchmark::RegisterBenchmark(("layers/engine/" + n).c_str(), Layers_Engine)
             ->Args({int64_t(i), 1})->Args({int64_t(i), 2})->UseRealTime()->Unit(benchmark::kMillisecond);
         benchmark::RegisterBenchmark(("layers/objectPerAnimation/" + n).c_str(), Layers_ObjectPerAnimation)
+            ->Arg(int64_t(i))->UseRealTime()->Unit(benchmark::kMillisecond);
+        // (d) changed: every layer's position animation retargeted at once, 1 thread.
+        benchmark::RegisterBenchmark(("retarget/engine/" + n).c_str(), Retarget_Engine)
+            ->Arg(int64_t(i))->UseRealTime()->Unit(benchmark::kMillisecond);
+        benchmark::RegisterBenchmark(("retarget/objectPerAnimation/" + n).c_str(), Retarget_ObjectPerAnimation)
             ->Arg(int64_t(i))->UseRealTime()->Unit(benchmark::kMillisecond);
     }
     benchmark::RunSpecifiedBenchmarks();

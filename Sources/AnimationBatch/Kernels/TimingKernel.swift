@@ -139,6 +139,12 @@ struct TimingBlock {
 /// autoreverse mirror, `p = u/d`. Everything is branch-free within a block: differences between
 /// tracks are data (flags, durations), selected with masks.
 ///
+/// **Forward blocks.** Layers spread in phase give most of their animations a time offset at
+/// speed 1 (``CompiledTiming/runsForward``): those blocks skip the speed column and the
+/// reversed-playback cases, and the wrap where no lane's active duration is finite, with the
+/// general path's bits, in the same four-block run as plain blocks (W3 on one thread: 0.193 →
+/// 0.183 ms a frame).
+///
 /// **Plain blocks.** Almost every animation has speed 1 and no time offset (``CompiledTiming/isPlain``,
 /// one byte per track). A block whose 16 tracks are all plain skips the speed and offset columns,
 /// the reversed-playback cases and the wrap (its local time is already in range), and gives the
