@@ -100,7 +100,7 @@ public final class TrackStore {
         /// (``InterpolatingBatch/pendingTarget(_:kind:)``).
         var retargeted = false
         /// The one track of a basic or spring animation outside groups, which
-        /// ``retarget(_:from:to:beginTime:)`` rewrites in place; −1 for other animations.
+        /// ``retarget(_:from:to:beginTime:)->_`` rewrites in place; −1 for other animations.
         var columnTrack: Int32 = -1
         /// The last batch retarget that checked it (``checkRetargets(_:from:to:)``): an animation
         /// named twice is refused before anything is done.
@@ -438,7 +438,7 @@ public final class TrackStore {
     /// ``AnimationEvent/Outcome/replaced`` and the returned handle names the new one — but without
     /// taking the animation apart: its track's columns are rewritten in place and the new values
     /// kept in its lane until something reads the animation. Bound by the cache misses of reaching
-    /// the animation's records and columns; ``retarget(_:from:to:beginTime:)-([AnimationHandle],_,_,_)``
+    /// the animation's records and columns; ``retarget(_:from:to:beginTime:)->()``
     /// retargets many at a fraction of the cost per animation.
     ///
     /// - Throws: `AnimationError` naming `handle` when it is stale or names another kind of
@@ -488,7 +488,7 @@ public final class TrackStore {
     }
 
     /// Retargets many basic or spring animations at once: for each `k`,
-    /// ``retarget(_:from:to:beginTime:)`` of `handles[k]` from `sources[k]` (nil: every one from
+    /// ``retarget(_:from:to:beginTime:)->_`` of `handles[k]` from `sources[k]` (nil: every one from
     /// the value beneath, §4.1) to `targets[k]`, all beginning at `beginTime`; `handles[k]` becomes
     /// the retargeted animation's handle. Events, values and handles are those of the calls one by
     /// one, in this order. A run of animations the columns alone can retarget (one track of a basic
@@ -522,8 +522,8 @@ public final class TrackStore {
         }
     }
 
-    /// ``retarget(_:from:to:beginTime:)-([AnimationHandle],_,_,_)`` with the values as packed
-    /// components of one `kind` (``AnimationValue/components`` order, `kind.componentCount` numbers
+    /// ``retarget(_:from:to:beginTime:)->()`` with the values as packed
+    /// components of one `kind` (`AnimationValue.components` order, `kind.componentCount` numbers
     /// per value), read in place: a host's own buffers of positions or colours, with no value built
     /// per animation. `handles` is updated in place.
     ///
@@ -572,7 +572,7 @@ public final class TrackStore {
         }
     }
 
-    /// Throws what ``retarget(_:from:to:beginTime:)-([AnimationHandle],_,_,_)`` would for the first
+    /// Throws what ``retarget(_:from:to:beginTime:)->()`` would for the first
     /// entry it could not do, before it does any: a stale handle or one named twice, an animation
     /// that is not a basic or spring animation, a value of another kind. Reads the records of
     /// later entries ahead (their cache misses overlap) and leaves them in cache for the pass

@@ -2,7 +2,7 @@ import AnimationCore
 
 /// What basic and spring batches share: each track moves from `start` by `Δ` (semantics §4.1,
 /// resolved when the track is compiled), and a retarget writes new endpoints into these columns
-/// alone (``TrackStore/retarget(_:from:to:beginTime:)``).
+/// alone (``TrackStore/retarget(_:from:to:beginTime:)->_``).
 ///
 /// **Retargets in the lane.** The kernels read Float endpoints, from which the values a host gave
 /// cannot be recovered exactly, so a retarget also keeps its exact `from` and `to` (Double) and
