@@ -658,7 +658,6 @@ public final class TrackStore {
                             guard t >= 0 else { return }
                             let kind = trackRecords[t].valueKind
                             guard targets.kind(k) == kind, sources?.kind(k) ?? kind == kind, sources != nil || trackRecords[t].exclusive else { return }
-                            let from = sources?.value(k), to = targets.value(k)
                             // Unchecked: `columnTrack` is set only for a track of an interpolating batch (``insert``).
                             let batch = unsafeDowncast(batchList[Int(trackRecords[t].batch)], to: InterpolatingBatch.self)
                             let i = Int(trackRecords[t].index)
@@ -676,12 +675,23 @@ public final class TrackStore {
                             batch.beginTime[i] = beginTime
                             batch.state[i] = TrackState.neverEvaluated   // a new animation: it starts and ends anew (§8.1)
                             // §4.1: from `from`, or from the value beneath (the model: the slot is exclusive).
+                            // The values are read in place, component by component: copying the 129-byte
+                            // values per retarget was an eighth of a mass retarget.
                             let slot = trackRecords[t].slot
-                            batch.retarget(i, from: from ?? slotRecords[Int(slot)].model, to: to, keepsFrom: from != nil)
-                            switch (trackRecords[t].op, from) {
-                            case (.value, _?), (.recompute, nil): break
+                            if let sources {
+                                batch.retarget(i, from: sources, k, to: targets, k, keepsFrom: true)
+                            } else {
+                                // The model read where it lies (`slot` is a live slot's index).
+                                let model = UnsafeRawPointer(slotRecords.baseAddress! + Int(slot))
+                                    .advanced(by: MemoryLayout<SlotRecord>.offset(of: \SlotRecord.model)!)   // a stored property: it has an offset
+                                    .assumingMemoryBound(to: AnimationValue.self)
+                                batch.retarget(i, from: ValueList(values: UnsafeBufferPointer(start: model, count: 1)), 0,
+                                               to: targets, k, keepsFrom: false)
+                            }
+                            switch (trackRecords[t].op, sources != nil) {
+                            case (.value, true), (.recompute, false): break
                             default:
-                                trackRecords[t].op = from == nil ? .recompute : .value
+                                trackRecords[t].op = sources == nil ? .recompute : .value
                                 markDirty(slot)   // its own arrays: no overlap with the accesses held here
                             }
                             handles[k] = retargeted
@@ -1298,6 +1308,8 @@ public final class TrackStore {
 protocol RetargetValues {
     func kind(_ k: Int) -> ValueKind
     func value(_ k: Int) -> AnimationValue
+    /// Calls `body` with each component of value `k` (in ``AnimationValue/components`` order).
+    func forEachComponent(_ k: Int, _ body: (Int, Double) -> Void)
 }
 
 /// Values from a buffer of ``AnimationValue``s.
@@ -1305,6 +1317,9 @@ struct ValueList: RetargetValues {
     let values: UnsafeBufferPointer<AnimationValue>
     @inline(__always) func kind(_ k: Int) -> ValueKind { values[k].kind }
     @inline(__always) func value(_ k: Int) -> AnimationValue { values[k] }
+    @inline(__always) func forEachComponent(_ k: Int, _ body: (Int, Double) -> Void) {
+        ValueStorage.forEachComponent(of: values[k], body)
+    }
 }
 
 /// Values of one kind from packed components (`kind.componentCount` numbers each).
@@ -1315,5 +1330,9 @@ struct PackedValues: RetargetValues {
     @inline(__always) func value(_ k: Int) -> AnimationValue {
         let base = k * kind.componentCount
         return ValueStorage.value(kind) { numbers[base + $0] }
+    }
+    @inline(__always) func forEachComponent(_ k: Int, _ body: (Int, Double) -> Void) {
+        let width = kind.componentCount, base = k * width
+        for c in 0..<width { body(c, numbers[base + c]) }
     }
 }

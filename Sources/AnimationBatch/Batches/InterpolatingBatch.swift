@@ -69,24 +69,25 @@ class InterpolatingBatch: TrackBatch {
         ValueStorage.store(d, into: delta, at: i)
     }
 
-    /// Retargets track `i` from `from` to `to` (values of the batch's kind): its start and change
-    /// — the bits ``setEndpoints(_:start:delta:)`` stores for `to.difference(from: from)`, which is
-    /// componentwise for every kind up to four components — and the exact values beside it (see
-    /// the type's discussion); `keepsFrom` false records a retarget from the value beneath, whose
-    /// `from` is not kept.
-    func retarget(_ i: Int, from: AnimationValue, to: AnimationValue, keepsFrom: Bool) {
+    /// Retargets track `i` from value `f` of `from` to value `t` of `to` (values of the batch's
+    /// kind, read in place): its start and change — the bits ``setEndpoints(_:start:delta:)``
+    /// stores for `to.difference(from: from)`, which is componentwise for every kind up to four
+    /// components — and the exact values beside it (see the type's discussion); `keepsFrom` false
+    /// records a retarget from the value beneath, whose `from` is not kept.
+    @inline(__always)
+    func retarget<From: RetargetValues, To: RetargetValues>(_ i: Int, from: From, _ f: Int, to: To, _ t: Int, keepsFrom: Bool) {
         let start = self.start.pointers, delta = self.delta.pointers
         let exactFrom = targetFrom.pointers, exactTo = targetTo.pointers
-        var f = SIMD4<Double>()
-        ValueStorage.forEachComponent(of: from) { c, v in
+        var first = SIMD4<Double>()
+        from.forEachComponent(f) { c, v in
             guard c < 4 else { return }   // the batch's width is 1, 2 or 4
-            f[c] = v
+            first[c] = v
             start[c][i] = Float(v)
             if keepsFrom { exactFrom[c][i] = v }
         }
-        ValueStorage.forEachComponent(of: to) { c, v in
+        to.forEachComponent(t) { c, v in
             guard c < 4 else { return }
-            delta[c][i] = Float(v - f[c])
+            delta[c][i] = Float(v - first[c])
             exactTo[c][i] = v
         }
         targetState[i] = keepsFrom ? Self.targetFromValue : Self.targetFromBeneath
