@@ -10,6 +10,8 @@ let package = Package(
         .library(name: "AnimationBatch", targets: ["AnimationBatch"]),
         .library(name: "AnimationWorkloads", targets: ["AnimationWorkloads"]),
         .library(name: "AnimationScene", targets: ["AnimationScene"]),
+        // Core Animation's object model: layers, transactions, actions, delegates, layer time.
+        .library(name: "LayerTree", targets: ["LayerTree"]),
         .executable(name: "animation-engine", targets: ["animation-engine"]),
         // The C interface: animation_engine.h and its implementation (link AnimationEngineC).
         .library(name: "AnimationEngineC", targets: ["AnimationEngineC", "CAnimationEngine"]),
@@ -39,6 +41,9 @@ let package = Package(
         // Prints the AnimationBatch figures (W1, W2) beside the scalar reference; the benchmark
         // suites in Benchmarks/ reuse the same workload code.
         .executableTarget(name: "batch-figures", dependencies: ["AnimationBatch", "AnimationWorkloads", "CAllocationCounter"]),
+        // Core Animation's object model on the batch engine (layertree-api.md): a front end that owns
+        // no per-frame math (design.md).
+        .target(name: "LayerTree", dependencies: ["AnimationCore", "AnimationBatch"]),
         // Scene files (docs/scene-format.md): decoding with JSON-path errors, and evaluation by either engine.
         .target(name: "AnimationScene", dependencies: ["AnimationCore", "AnimationBatch"]),
         // The command: bench (the main job), evaluate, plot, render. A thin adapter over the libraries.
@@ -83,6 +88,10 @@ let package = Package(
         .testTarget(
             name: "animation-engineTests",
             dependencies: ["animation-engine"]   // runs the built command as a user would
+        ),
+        .testTarget(
+            name: "LayerTreeTests",
+            dependencies: ["LayerTree", "AnimationBatch", "AnimationCore", "CAllocationCounter"]
         ),
         .testTarget(
             name: "AnimationCoreTests",

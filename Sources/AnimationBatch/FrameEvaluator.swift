@@ -277,6 +277,7 @@ public final class FrameEvaluator: ParallelJob {
         for event in store.pendingEvents { appendEvent(event) }
         store.pendingEvents.removeAll(keepingCapacity: true)
 
+        store.evaluateClocks(at: time)   // layers' own times first: tracks and group roots read them
         evaluateNodes(at: time)
 
         // Room for every slot in the change list: each is listed at most once.

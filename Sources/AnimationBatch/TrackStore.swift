@@ -149,9 +149,9 @@ public final class TrackStore {
     private var slotByKey: [SlotKey: Int32] = [:]
     var animations: [AnimationRecord] = []
     private var freeAnimations: [Int32] = []
-    private var layerRecords: [LayerID: LayerRecord] = [:]
+    var layerRecords: [LayerID: LayerRecord] = [:]
     var nodes: [GroupNode] = []
-    private var freeNodes: [Int32] = []
+    var freeNodes: [Int32] = []
     /// Group nodes in an order where every parent comes before its children.
     private(set) var nodeOrder: [Int32] = []
     /// Each group node's child time this frame: frame state, written by frames only (a frame
@@ -169,7 +169,13 @@ public final class TrackStore {
     private var dirty: [UInt8] = []
     /// Group nodes freed since the last frame: `nodeOrder` still lists them, so they are reused
     /// only after ``updatePlan()`` has dropped them from it.
-    private var releasedNodes: [Int32] = []
+    var releasedNodes: [Int32] = []
+    /// Layers with a time of their own (``setLayerTime(_:parent:timing:)``), the frame's clock
+    /// pass (parents first), each layer's step in it, and whether the pass must be rebuilt.
+    var clocks: [LayerID: LayerClock] = [:]
+    var clockPlan: [ClockStep] = []
+    var clockSteps: [LayerID: Int] = [:]
+    var clockPlanIsStale = false
 
     private(set) var batches: [TrackBatch] = []
     private var batchByKey: [BatchKey: Int] = [:]
@@ -180,7 +186,7 @@ public final class TrackStore {
     private var retargetCheck: UInt32 = 0
     /// Incremented by every change of the track or slot layout; the evaluator re-cuts its chunks
     /// when it moves (O(batches), never O(tracks)).
-    private(set) var version = 0
+    var version = 0
 
     /// An empty store.
     public init() {
@@ -280,10 +286,12 @@ public final class TrackStore {
 
     /// Removes a layer: every animation on it is cancelled (stop events with outcome
     /// ``AnimationEvent/Outcome/cancelled`` come with the next frame, in add order), every slot is
-    /// freed and their handles go stale. Returns false when the store knows no such layer.
+    /// freed and their handles go stale, and its own time, if any, is taken away
+    /// (``removeLayerTime(_:)``). Returns false when the store knows no such layer.
     @discardableResult
     public func removeLayer(_ layer: LayerID) -> Bool {
-        guard let record = layerRecords[layer] else { return false }
+        let hadTime = removeLayerTime(layer)
+        guard let record = layerRecords[layer] else { return hadTime }
         for a in record.animations {
             remove(AnimationHandle(index: a, generation: animations[Int(a)].generation), outcome: .cancelled)
         }
@@ -771,7 +779,8 @@ public final class TrackStore {
         let retargeted = AnimationHandle(index: a, generation: animations[Int(a)].generation)
         tracks[t].leaf = AnimationLeaf(animation: property)
         batch.animationID[i] = retargeted.rawValue
-        let timing = CompiledTiming(property.timing, topLevel: true, removedOnCompletion: animation.isRemovedOnCompletion, group: -1)
+        let timing = CompiledTiming(property.timing, topLevel: true, removedOnCompletion: animation.isRemovedOnCompletion,
+                                    group: clockNode(of: animations[Int(a)].layer))
         if property.timingFunction == old.timingFunction {
             batch.setTiming(i, timing)   // the same curve: its columns stand (a retarget's common case)
         } else {
@@ -1001,7 +1010,8 @@ public final class TrackStore {
                 node.generation = animations[Int(a)].generation
                 let n = allocateNode(node)
                 if depth == 0 {
-                    let timing = CompiledTiming(group.timing, topLevel: true, removedOnCompletion: animation.isRemovedOnCompletion, group: -1)
+                    let timing = CompiledTiming(group.timing, topLevel: true, removedOnCompletion: animation.isRemovedOnCompletion,
+                                                group: clockNode(of: layer))
                     nodes[Int(n)].lane = Int32(nodeBatch.append(node: n, animation: handleRaw, timing: timing, function: node.curve))
                 }
                 nodeOrder.append(n)   // after its parent, allocated just before
@@ -1009,8 +1019,11 @@ public final class TrackStore {
                 animations[Int(a)].nodes.append(n)
                 parent = n
             }
+            // A top-level leaf's parent time is its layer's time (semantics §2.7): the frame's, or
+            // its layer's clock's when it has one.
             let t = compile(leaf, leafIndex: Int32(leafIndex), animation: a, handle: handleRaw, layer: layer, sequence: sequence,
-                            group: parent, topLevelRemovedOnCompletion: animation.isRemovedOnCompletion)
+                            group: parent >= 0 ? parent : clockNode(of: layer),
+                            topLevelRemovedOnCompletion: animation.isRemovedOnCompletion)
             animations[Int(a)].tracks.append(t)
         }
         if animations[Int(a)].nodes.isEmpty, animations[Int(a)].tracks.count == 1, let t = animations[Int(a)].tracks.first,
@@ -1038,7 +1051,7 @@ public final class TrackStore {
         version += 1
     }
 
-    private func allocateNode(_ node: GroupNode) -> Int32 {
+    func allocateNode(_ node: GroupNode) -> Int32 {
         if let free = freeNodes.popLast() {
             nodes[Int(free)] = node
             return free
@@ -1062,6 +1075,7 @@ public final class TrackStore {
     /// slot is planned again (O(its entries)), and freed group nodes leave the node order. Called
     /// by ``FrameEvaluator`` before a frame; allocation-free once capacities are reached.
     func updatePlan() {
+        updateClockPlan()
         if !releasedNodes.isEmpty {
             // In place; parents stay before their children.
             nodeOrder.removeAll { !nodes[Int($0)].alive }

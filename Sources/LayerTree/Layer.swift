@@ -1,0 +1,295 @@
+import AnimationBatch
+import AnimationCore
+
+/// Core Animation's `CALayer` on the batch engine: model values, animations, actions, layer time
+/// and a place in a tree (semantics §1, §2.7, §8–§12).
+///
+/// **Model and presentation** (§1.1). Setting a property changes the model at once. What is shown
+/// is the presentation value: the model with the layer's animations applied at the context's
+/// current time, computed by the batch engine in each ``LayerContext/tick(at:)``.
+/// ``presentation()`` returns a copy of the layer holding those values; hosts with many layers
+/// read them in bulk instead (``LayerContext/slot(of:forKey:)``, the engine's columns).
+///
+/// **Keys.** Every property is a key: the typed properties (`position`, `opacity`, …) are views
+/// of the same storage as ``value(forKey:)``. A key set with a value is animatable, so a subclass
+/// declares a custom animatable property as a typed view of a key, with
+/// ``defaultValue(forKey:)`` and ``needsDisplay(forKey:)`` overridden for it (§11).
+///
+/// **Context.** A layer takes part in animation once it is in a ``LayerContext``'s tree (under
+/// its ``LayerContext/rootLayer``). Outside one it keeps model values, and animations added to it
+/// wait until it joins a tree; changes run no actions.
+///
+/// **Isolation.** A layer is confined to its context's thread (``LayerContext``): it is not
+/// `Sendable`, so the compiler keeps it from crossing isolation domains.
+open class Layer {
+    // MARK: Storage
+
+    /// The model values set on this layer, by key (custom keys included).
+    var storedValues: [String: AnimationValue] = [:]
+    /// The layer's own timing (§2.2), kept here so that it also works outside a context.
+    var timing = LayerTiming()
+    weak var storedSuperlayer: Layer?
+    var storedSublayers: [Layer] = []
+    /// The context whose tree holds this layer, and its name there.
+    weak var context: LayerContext?
+    var id: LayerID?
+    /// The context's tick count when the layer joined: its presentation exists from the next tick.
+    var joinedAtTick = 0
+    /// Set on presentation copies: their model layer.
+    var modelLayer: Layer?
+    var needsDisplayFlag = false
+    /// Whether its context compares its needs-display keys after each tick.
+    var isWatched = false
+    /// Animations added while outside a context: added to the engine when the layer joins one.
+    var waitingAnimations: [(animation: any Animation, key: String?, delegate: (any AnimationDelegate)?)] = []
+    /// The last presentation value drawn for each needs-display key (§11), to notice changes.
+    var displayedValues: [String: AnimationValue] = [:]
+
+    /// The layer's delegate (`CALayerDelegate`): asked first for actions (§10) and asked to draw
+    /// by the default ``display()``. Weak, as in Core Animation.
+    public weak var delegate: (any LayerDelegate)?
+    /// Actions by event key (§10 step 2): `.null` stops the search.
+    public var actions: [String: LayerAction]?
+    /// Core Animation's `style` (§10 step 3, §11): `style["actions"]` (a `[String: LayerAction]`)
+    /// and default values by key (`AnimationValue`s), with a nested `style["style"]` consulted
+    /// after.
+    public var style: [String: Any]?
+    /// A name for the layer (for the host's own use and for messages).
+    public var name: String?
+
+    // MARK: Initialisers
+
+    /// A layer with every property at its default (§11).
+    public required init() {}
+
+    /// A copy of `layer` (Core Animation's `init(layer:)`): how presentation copies are made
+    /// (§1.1, §11). Copies the model values, timing, delegate, actions, style and name; a
+    /// subclass with stored properties of its own overrides it to copy them and calls super.
+    /// The copy is in no tree and has no animations.
+    public required init(layer: Layer) {
+        storedValues = layer.storedValues
+        timing = layer.timing
+        delegate = layer.delegate
+        actions = layer.actions
+        style = layer.style
+        name = layer.name
+    }
+
+    // MARK: Keys (semantics §11)
+
+    /// The value of `key`: the model value set on the layer, else the `style` chain's, else the
+    /// class's ``defaultValue(forKey:)``. The layer timing keys (`beginTime`, `speed`,
+    /// `timeOffset`) read the layer's timing.
+    public func value(forKey key: String) -> AnimationValue? {
+        if let v = storedValues[key] { return v }
+        if let t = timingValue(forKey: key) { return .scalar(t) }
+        if let v = Self.styleValue(in: style, forKey: key) { return v }
+        return type(of: self).defaultValue(forKey: key)
+    }
+
+    /// Sets the model value of `key` (§1.1): inside a context this is a change in the current
+    /// transaction (§9), which runs the key's action unless actions are disabled (§10) and marks
+    /// the layer for display when ``needsDisplay(forKey:)`` says so (§11). Nil removes the value
+    /// (the key reads its default again).
+    ///
+    /// A value of another kind than the key holds (a point for `opacity`, or a colour for a custom
+    /// key that holds numbers) is ignored: the model keeps its value. A key's kind is the
+    /// catalog's (`LayerProperty`) or that of its first value.
+    public func setValue(_ value: AnimationValue?, forKey key: String) {
+        if setTimingValue(value, forKey: key) { return }
+        if let value, let kind = kind(forKey: key), kind != value.kind { return }
+        guard let context, id != nil else {
+            storedValues[key] = value
+            if type(of: self).needsDisplay(forKey: key) { needsDisplayFlag = true }
+            return
+        }
+        context.change(self, key: key, to: value)
+    }
+
+    /// The value at a key path: a property, or a field of one (`position.x`, `bounds.size.width`,
+    /// `transform.rotation.z`, `transform.scale`; semantics §4.6, §15.3).
+    public func value(forKeyPath keyPath: String) -> AnimationValue? {
+        let (property, field) = AnimationKeyPath.split(keyPath)
+        guard let value = value(forKey: property) else { return nil }
+        guard let field else { return value }
+        guard let f = try? ValueField(path: field, of: value.kind) else { return nil }
+        return f.get(from: value)
+    }
+
+    /// Sets the value at a key path: a field path changes only that field of the property's model
+    /// value, then sets the property (its action runs under the property's key, [inferred]). A
+    /// path the property has no field for, or a value of the wrong kind, is ignored.
+    public func setValue(_ value: AnimationValue?, forKeyPath keyPath: String) {
+        let (property, field) = AnimationKeyPath.split(keyPath)
+        guard let field else { return setValue(value, forKey: property) }
+        guard let value, let current = self.value(forKey: property) ?? LayerProperty.named(property)?.defaultValue,
+              let f = try? ValueField(path: field, of: current.kind), f.kind == value.kind else { return }
+        setValue(f.set(value, in: current), forKey: property)
+    }
+
+    /// The default of `key` when the layer has no value for it (semantics §11): opacity 1,
+    /// anchorPoint (0.5, 0.5), transforms identity, borderColor opaque black, the rest zero;
+    /// `backgroundColor` nil. Nil for keys the class does not know. Subclasses override it for
+    /// their custom properties and call super.
+    open class func defaultValue(forKey key: String) -> AnimationValue? {
+        guard let property = LayerProperty.named(key), !property.isShapeLayerProperty, key != "backgroundColor" else { return nil }
+        return property.defaultValue
+    }
+
+    /// Whether changing `key` — in the model or through an animation — redisplays the layer
+    /// (semantics §11): false by default. Subclasses override it for keys they draw.
+    open class func needsDisplay(forKey key: String) -> Bool { false }
+
+    /// The action a change of `event` runs when nothing before it in the lookup answered (§10
+    /// step 4): for an implicitly animated property (§12) a basic animation with no values —
+    /// run, it animates from the presentation value before the change to the new model value —
+    /// with the transaction's timing function or `.default` (§3.3) and the transaction's
+    /// duration; nil for other events.
+    open class func defaultAction(forKey event: String) -> LayerAction? {
+        guard let property = LayerProperty.named(event), property.isImplicitlyAnimated, !property.isShapeLayerProperty else { return nil }
+        return .animation(Self.implicitAnimation(forKey: event))
+    }
+
+    /// The §10 lookup for `event`: the delegate's answer, then ``actions``, then the `style`
+    /// chain's `actions`, then ``defaultAction(forKey:)``. The first non-nil answer wins; `.null`
+    /// stops the search and gives nil (no action). Subclasses override it and call super.
+    open func action(forKey event: String) -> LayerAction? {
+        if let delegate, let answer = delegate.action(for: self, forKey: event) { return Self.run(answer) }
+        if let answer = actions?[event] { return Self.run(answer) }
+        var style = self.style
+        var depth = 0
+        while let s = style, depth < 64 {   // bounded: a style chain is data, it may be cyclic
+            if let table = s["actions"] as? [String: LayerAction], let answer = table[event] { return Self.run(answer) }
+            style = s["style"] as? [String: Any]
+            depth += 1
+        }
+        return type(of: self).defaultAction(forKey: event).flatMap(Self.run)
+    }
+
+    /// Draws the layer: by default asks the delegate (`delegate?.display(self)`). Called by
+    /// ``LayerContext/tick(at:)`` on the presentation copy of a layer that needs display (§11).
+    open func display() {
+        delegate?.display(self)
+    }
+
+    /// Marks the layer for display in the next tick.
+    public func setNeedsDisplay() {
+        guard !needsDisplayFlag else { return }
+        needsDisplayFlag = true
+        context?.needsDisplay(self)
+    }
+
+    /// Whether the layer is marked for display in the next tick.
+    public func needsDisplay() -> Bool { needsDisplayFlag }
+
+    // MARK: Tree
+
+    /// The layer this one is a sublayer of.
+    public var superlayer: Layer? { storedSuperlayer }
+
+    /// The sublayers, back to front; nil when there are none (as in Core Animation).
+    public var sublayers: [Layer]? { storedSublayers.isEmpty ? nil : storedSublayers }
+
+    /// Appends `layer` to the sublayers (removing it from its superlayer first). A layer joining a
+    /// context's tree brings its model values and waiting animations into the engine; moving
+    /// within one context keeps its animations. Adding a layer to itself or to one of its own
+    /// sublayers is ignored (it would make a cycle).
+    public func addSublayer(_ layer: Layer) {
+        guard layer !== self, !isDescendant(of: layer), modelLayer == nil else { return }
+        if let old = layer.storedSuperlayer {
+            if old.context != nil && old.context === context {
+                old.storedSublayers.removeAll { $0 === layer }
+                layer.storedSuperlayer = self
+                storedSublayers.append(layer)
+                context?.moved(layer)
+                return
+            }
+            layer.removeFromSuperlayer()
+        }
+        layer.storedSuperlayer = self
+        storedSublayers.append(layer)
+        if let context { context.attach(layer) }
+    }
+
+    /// Removes the layer from its superlayer. If it was in a context's tree, it and its
+    /// sublayers leave it: their animations are removed, each stopping with the outcome
+    /// `cancelled` (`animationDidStop(finished: false)` in the next tick); model values stay.
+    public func removeFromSuperlayer() {
+        guard let parent = storedSuperlayer else { return }
+        parent.storedSublayers.removeAll { $0 === self }
+        storedSuperlayer = nil
+        context?.detach(self)
+    }
+
+    func isDescendant(of layer: Layer) -> Bool {
+        var current = storedSuperlayer
+        while let c = current {
+            if c === layer { return true }
+            current = c.storedSuperlayer
+        }
+        return false
+    }
+
+    // MARK: Model and presentation (semantics §1.1)
+
+    /// A copy of the layer with its presentation values after the last tick (made with
+    /// ``init(layer:)``, so it keeps the subclass), or nil until the layer has been through a tick
+    /// in a context. The copy is in no tree; its ``model()`` is this layer. One copy per call:
+    /// hosts that read many layers every frame read the engine in bulk instead.
+    public func presentation() -> Self? {
+        if modelLayer != nil { return self }
+        guard let context, let id, context.tickCount > joinedAtTick else { return nil }
+        let copy = type(of: self).init(layer: self)
+        copy.modelLayer = self
+        for slot in context.store.slots(of: id) {
+            if let key = context.store.key(of: slot), let value = context.store.presentationValue(of: slot) {
+                copy.storedValues[key.property] = value
+            }
+        }
+        return copy
+    }
+
+    /// The model layer: the layer itself, or for a presentation copy the layer it was made from.
+    public func model() -> Self {
+        (modelLayer as? Self) ?? self
+    }
+
+    // MARK: Helpers
+
+    /// The kind of values `key` holds, if known: the catalog's, else its value's.
+    func kind(forKey key: String) -> ValueKind? {
+        LayerProperty.named(key)?.kind ?? storedValues[key]?.kind ?? type(of: self).defaultValue(forKey: key)?.kind
+    }
+
+    /// The model value the engine composes over for `key`: the layer's value, else the catalog's
+    /// default (a nil `backgroundColor` composes as clear).
+    func engineModelValue(forKey key: String) -> AnimationValue? {
+        value(forKey: key) ?? LayerProperty.named(key)?.defaultValue
+    }
+
+    static func styleValue(in style: [String: Any]?, forKey key: String) -> AnimationValue? {
+        var style = style
+        var depth = 0
+        while let s = style, depth < 64 {   // bounded, as in action(forKey:)
+            if let v = s[key] as? AnimationValue { return v }
+            style = s["style"] as? [String: Any]
+            depth += 1
+        }
+        return nil
+    }
+
+    /// `.null` stops a lookup with no action (§10).
+    static func run(_ answer: LayerAction) -> LayerAction? {
+        if case .null = answer { return nil }
+        return answer
+    }
+
+    /// The animation of a default action: a basic animation of `key` with no values, the
+    /// transaction's timing function or `.default` (§3.3, §10); its duration (0) resolves to the
+    /// transaction's when added (§1.3).
+    static func implicitAnimation(forKey key: String) -> BasicAnimation {
+        var animation = BasicAnimation(keyPath: key)
+        animation.timingFunction = Transaction.animationTimingFunction() ?? .default
+        return animation
+    }
+}

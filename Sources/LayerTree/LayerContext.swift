@@ -1,0 +1,356 @@
+import AnimationBatch
+import AnimationCore
+
+/// Owns the clock, the batch engine and every layer in the tree under ``rootLayer``: Core
+/// Animation's render server and display link in one object (semantics §1, §8, §9).
+///
+/// Layers in the tree keep their model values themselves and in the engine's ``store``; their
+/// animations live only in the engine, compiled into tracks that a ``tick(at:)`` evaluates for
+/// every layer at once. A layer's presentation values are in the engine after a tick: one at a
+/// time through ``Layer/presentation()``, or in bulk through ``slot(of:forKey:)`` and the
+/// engine's columns (``FrameEvaluator/changedSlots``, `TrackStore.presentation(of:)`).
+///
+/// **Isolation (Swift 6).** A context and its layers are confined to one thread: the one that
+/// creates the context, changes its layers and calls ``tick(at:)``. They are not `Sendable`, so
+/// the compiler keeps them in the isolation domain that created them; transactions are per
+/// thread (§9.1), so that thread's transactions are the tree's. Not `@MainActor`: servers and
+/// engines tick trees off the main thread, several trees on several threads, one tree each.
+/// Within a tick the engine uses its own worker threads and returns before any callback runs.
+///
+/// **A tick** (``tick(at:)``), in this order:
+/// 1. the thread's implicit transaction is committed (when no explicit one is open);
+/// 2. the clock moves to the new time;
+/// 3. the engine evaluates every animation of every layer and removes those that finished and
+///    are removed on completion (§1.4);
+/// 4. `display()` is called on the presentation copy of each layer that needs display (§11):
+///    a needs-display key changed in the model or in the presentation, or `setNeedsDisplay()`
+///    was called — in the order the layers were marked, then in the order they joined the tree;
+/// 5. animation delegates are told, each animation at most one start and one stop (§8.1):
+///    first the stops of animations removed, replaced or cancelled since the last tick
+///    (`finished: false`) in the order that happened, then this tick's starts, then this
+///    tick's finishes (`finished: true`), each in the order the animations were added;
+/// 6. transaction completion blocks whose animations are all done run, in the order they
+///    became ready (§9.3).
+///
+/// Callbacks may change the tree, add and remove animations and open transactions: what they do
+/// happens at the tick's time, and its effects show from the next tick.
+public final class LayerContext {
+    /// The batch engine's store: every layer's slots and animations.
+    public let store: TrackStore
+    /// The batch engine's frame evaluator (its changed set and events are the last tick's).
+    public let evaluator: FrameEvaluator
+    /// The root of the tree: layers added under it (at any depth) are animated by this context.
+    public let rootLayer: Layer
+
+    /// The time of the latest tick (0 before the first). Property changes and
+    /// ``Layer/add(_:forKey:delegate:)`` made between two ticks happen at this time: their
+    /// animations begin at it (semantics §1.5).
+    public private(set) var currentTime: Double = 0
+    /// How many ticks have run.
+    public private(set) var tickCount = 0
+    /// The last error of an action's animation that could not be added (an action runs inside a
+    /// property setter, which cannot throw): the change itself is kept.
+    public private(set) var lastActionError: AnimationError?
+
+    /// Every layer in the tree by its engine name.
+    private var layers: [LayerID: Layer] = [:]
+    private var nextLayerID: UInt64 = 1
+    /// What the context keeps of an animation with a delegate or a transaction waiting for it.
+    private struct Entry {
+        var animation: any Animation
+        var delegate: (any AnimationDelegate)?
+        var groups: [CompletionGroup]
+        var sequence: UInt64
+    }
+    private var entries: [AnimationHandle: Entry] = [:]
+    private var nextSequence: UInt64 = 0
+    /// Layers with needs-display keys in the engine (§11), in the order they were first watched.
+    private var watchedLayers: [Layer] = []
+    /// Layers marked for display since the last tick, each once, in order; and the list being
+    /// displayed (two arrays swapped, so that a tick that displays allocates nothing).
+    private var displayList: [Layer] = []
+    private var displaying: [Layer] = []
+    /// The tick's callbacks (reused: a steady-state tick allocates nothing).
+    private enum CallbackKind: Int { case removedStop = 0, start = 1, finish = 2 }
+    private struct Callback {
+        var kind: CallbackKind
+        var order: UInt64
+        var entry: Entry
+        var finished: Bool
+    }
+    private var callbacks: [Callback] = []
+    private var delivering: [Callback] = []
+
+    /// A context with an empty root layer and an engine with the given configuration.
+    public init(configuration: FrameEvaluator.Configuration = FrameEvaluator.Configuration()) {
+        store = TrackStore()
+        evaluator = FrameEvaluator(store: store, configuration: configuration)
+        rootLayer = Layer()
+        rootLayer.name = "root"
+        attach(rootLayer)
+    }
+
+    /// The engine's name for `layer`, or nil when it is not in this context's tree.
+    public func layerID(of layer: Layer) -> LayerID? {
+        layer.context === self ? layer.id : nil
+    }
+
+    /// The layer the engine calls `id`, if it is in the tree.
+    public func layer(_ id: LayerID) -> Layer? { layers[id] }
+
+    /// The engine slot of `key` on `layer` (nil when it has no value or animation in the engine
+    /// yet): a host reads it in bulk after each tick (`TrackStore.presentationValue(of:)`,
+    /// `presentationComponents(of:)`, `FrameEvaluator.value(of:)`), without a presentation copy.
+    public func slot(of layer: Layer, forKey key: String) -> SlotHandle? {
+        guard let id = layerID(of: layer) else { return nil }
+        return store.slot(layer: id, property: key)
+    }
+
+    /// How many layers are in the tree (the root included).
+    public var layerCount: Int { layers.count }
+
+    // MARK: Tick
+
+    /// A display-link step (the order is the type's): commits the implicit transaction (its
+    /// animations begin at the *old* ``currentTime``), moves the clock to `time`, evaluates every
+    /// animation, removes finished ones (§1.4), calls `display()` on the presentation copy of
+    /// each layer that needs it (§11), then delivers animation-delegate callbacks and
+    /// transaction completions. A time that is not finite is ignored (nothing happens).
+    public func tick(at time: Double) {
+        guard time.isFinite else { return }
+        let stack = TransactionStack.current
+        stack.commitImplicit(runNow: false)
+        currentTime = time
+        evaluator.evaluate(at: time)
+        tickCount += 1
+        displayLayers()
+        deliverCallbacks(stack: stack)
+        stack.runReadyCompletions()
+    }
+
+    private func displayLayers() {
+        for layer in watchedLayers {
+            guard let id = layer.id else { continue }
+            for (key, shown) in layer.displayedValues {
+                guard let slot = store.slot(layer: id, property: key), let now = store.presentationValue(of: slot), now != shown else { continue }
+                layer.displayedValues[key] = now
+                if !layer.needsDisplayFlag { layer.setNeedsDisplay() }
+            }
+        }
+        guard !displayList.isEmpty else { return }
+        swap(&displayList, &displaying)
+        for layer in displaying where layer.needsDisplayFlag && layer.context === self {
+            layer.needsDisplayFlag = false
+            (layer.presentation() ?? layer).display()
+        }
+        displaying.removeAll(keepingCapacity: true)
+    }
+
+    private func deliverCallbacks(stack: TransactionStack) {
+        guard !entries.isEmpty else { return }
+        callbacks.removeAll(keepingCapacity: true)
+        for event in evaluator.events {
+            guard let entry = entries[event.animation] else { continue }
+            switch event.kind {
+            case .started:
+                callbacks.append(Callback(kind: .start, order: entry.sequence, entry: entry, finished: false))
+            case .stopped:
+                let finished = event.outcome == .finished
+                entries[event.animation] = nil
+                for group in entry.groups { group.animationStopped(finished: finished, stack: stack) }
+                // Removal stops keep the order they happened in (the events' order); this tick's
+                // finishes go in add order.
+                callbacks.append(Callback(kind: finished ? .finish : .removedStop, order: finished ? entry.sequence : UInt64(callbacks.count),
+                                          entry: entry, finished: finished))
+            }
+        }
+        guard !callbacks.isEmpty else { return }
+        callbacks.sort { ($0.kind.rawValue, $0.order) < ($1.kind.rawValue, $1.order) }
+        swap(&callbacks, &delivering)
+        defer { delivering.removeAll(keepingCapacity: true) }
+        for callback in delivering {
+            guard let delegate = callback.entry.delegate else { continue }
+            if callback.kind == .start {
+                delegate.animationDidStart(callback.entry.animation)
+            } else {
+                delegate.animationDidStop(callback.entry.animation, finished: callback.finished)
+            }
+        }
+    }
+
+    // MARK: Changes (called by layers)
+
+    /// A model change of `key` on `layer` (§1.1) in the current transaction (§9.1): the action is
+    /// looked up before the change, so that the delegate and the action see the old value, and
+    /// run after it ([inferred]; §10).
+    func change(_ layer: Layer, key: String, to value: AnimationValue?) {
+        let stack = TransactionStack.current
+        stack.touch()
+        var action: LayerAction?
+        var before: AnimationValue?
+        if !Transaction.disableActions() {
+            action = layer.action(forKey: key)
+            if action != nil { before = presentationValue(of: layer, forKey: key) }
+        }
+        layer.storedValues[key] = value
+        if let id = layer.id, let model = layer.engineModelValue(forKey: key) {
+            if store.slot(layer: id, property: key) != nil || value != nil {
+                _ = try? store.setModelValue(model, layer: id, property: key)
+            }
+        }
+        if case .animation(let animation)? = action {
+            run(animation, forKey: key, on: layer, from: before)
+        }
+        if type(of: layer).needsDisplay(forKey: key) {
+            if layer.id != nil, value != nil { watch(layer, key: key) }
+            layer.setNeedsDisplay()
+        }
+    }
+
+    /// Runs an action's animation (§10): adds it under the event's key. A basic animation of the
+    /// event's key with no values animates from the presentation value before the change
+    /// (`before`) to the new model value, so a change in flight continues without a jump.
+    private func run(_ animation: any Animation, forKey key: String, on layer: Layer, from before: AnimationValue?) {
+        var animation = animation
+        if var basic = animation as? BasicAnimation, basic.keyPath == key,
+           basic.fromValue == nil, basic.toValue == nil, basic.byValue == nil, let before {
+            basic.fromValue = before
+            animation = basic
+        }
+        do {
+            try add(animation, to: layer, forKey: key, delegate: nil)
+        } catch let error as AnimationError {
+            lastActionError = error
+        } catch {
+            lastActionError = AnimationError(field: key, reason: "\(error)")
+        }
+    }
+
+    /// The presentation value of `key` on `layer` now: the engine's after the last tick (or the
+    /// model set since), else the model value.
+    func presentationValue(of layer: Layer, forKey key: String) -> AnimationValue? {
+        if let id = layer.id, let slot = store.slot(layer: id, property: key), let v = store.presentationValue(of: slot) { return v }
+        return layer.engineModelValue(forKey: key)
+    }
+
+    /// Adds an animation to a layer in the tree (``Layer/add(_:forKey:delegate:)``).
+    func add(_ animation: any Animation, to layer: Layer, forKey key: String?, delegate: (any AnimationDelegate)?) throws {
+        guard let id = layer.id else { return }
+        let stack = TransactionStack.current
+        stack.touch()
+        // §1.3, §1.5: duration from the transaction, beginTime 0 → the layer's time now.
+        let prepared = try animation.preparedForAdding(layerTime: layer.localTime(atContextTime: currentTime),
+                                                       transactionDuration: Transaction.animationDuration())
+        // Keys outside the catalog, and subclass defaults, need the layer's model value first.
+        for leaf in prepared.leaves {
+            let property = AnimationKeyPath.split(leaf.animation.keyPath).property
+            if store.slot(layer: id, property: property) == nil, let model = layer.engineModelValue(forKey: property) {
+                try store.setModelValue(model, layer: id, property: property)
+            }
+            if type(of: layer).needsDisplay(forKey: property) { watch(layer, key: property) }
+        }
+        let handle = try store.add(prepared, layer: id, forKey: key)
+        let groups = stack.openGroups()
+        if delegate != nil || !groups.isEmpty {
+            for group in groups { group.pending += 1 }
+            entries[handle] = Entry(animation: prepared, delegate: delegate, groups: groups, sequence: nextSequence)
+            nextSequence += 1
+        }
+    }
+
+    /// `layer` was marked for display (``Layer/setNeedsDisplay()`` lists it once per mark).
+    func needsDisplay(_ layer: Layer) {
+        if layer.context === self { displayList.append(layer) }
+    }
+
+    private func watch(_ layer: Layer, key: String) {
+        if layer.displayedValues[key] == nil {
+            layer.displayedValues[key] = presentationValue(of: layer, forKey: key)
+        }
+        if !layer.isWatched {
+            layer.isWatched = true
+            watchedLayers.append(layer)
+        }
+    }
+
+    // MARK: Tree (called by layers)
+
+    /// `layer` and its sublayers join the tree: each gets an engine name, its model values, its
+    /// own time when it or an ancestor has one (§2.7), then its waiting animations.
+    func attach(_ layer: Layer) {
+        var pending: [Layer] = [layer]
+        while let l = pending.popLast() {
+            let id = LayerID(nextLayerID)
+            nextLayerID += 1
+            l.context = self
+            l.id = id
+            l.joinedAtTick = tickCount
+            layers[id] = l
+            for (key, value) in l.storedValues.sorted(by: { $0.key < $1.key }) {
+                _ = try? store.setModelValue(value, layer: id, property: key)
+                if type(of: l).needsDisplay(forKey: key) { watch(l, key: key) }
+            }
+            updateTime(of: l)
+            let waiting = l.waitingAnimations
+            l.waitingAnimations = []
+            for w in waiting { try? add(w.animation, to: l, forKey: w.key, delegate: w.delegate) }
+            if l.needsDisplayFlag { needsDisplay(l) }
+            pending.append(contentsOf: l.storedSublayers.reversed())
+        }
+    }
+
+    /// `layer` and its sublayers leave the tree: their animations are cancelled (their stops
+    /// come with the next tick) and the engine forgets them; model values stay on the layers.
+    func detach(_ layer: Layer) {
+        var pending: [Layer] = [layer]
+        while let l = pending.popLast() {
+            if let id = l.id {
+                store.removeLayer(id)
+                layers[id] = nil
+            }
+            if l.isWatched {
+                l.isWatched = false
+                watchedLayers.removeAll { $0 === l }
+            }
+            displayList.removeAll { $0 === l }
+            l.context = nil
+            l.id = nil
+            l.displayedValues = [:]
+            pending.append(contentsOf: l.storedSublayers)
+        }
+    }
+
+    /// `layer` moved within the tree: its time now derives from its new superlayer's.
+    func moved(_ layer: Layer) {
+        updateSubtreeTime(layer)
+    }
+
+    /// `layer`'s timing changed (§2.7, §2.8): it and its subtree get or update their own times.
+    func timingChanged(_ layer: Layer) {
+        updateSubtreeTime(layer)
+    }
+
+    private func updateSubtreeTime(_ layer: Layer) {
+        var pending: [Layer] = [layer]
+        while let l = pending.popLast() {
+            updateTime(of: l)
+            pending.append(contentsOf: l.storedSublayers)
+        }
+    }
+
+    /// Gives `layer` its own time in the engine when it or an ancestor has a timing other than the
+    /// identity, and keeps it up to date (once given, it stays: re-pointing tracks costs more
+    /// than a layer with the identity timing computes).
+    private func updateTime(of layer: Layer) {
+        guard let id = layer.id else { return }
+        let hasTime = store.layerTime(of: id) != nil
+        guard hasTime || layer.hasOwnTimeInTree else { return }
+        // The parent's time first (it has one whenever this one needs one through it).
+        var parentID: LayerID?
+        if let parent = layer.storedSuperlayer, let pid = parent.id {
+            if store.layerTime(of: pid) == nil && parent.hasOwnTimeInTree { updateTime(of: parent) }
+            if store.layerTime(of: pid) != nil { parentID = pid }
+        }
+        try? store.setLayerTime(id, parent: parentID, timing: layer.timing)
+    }
+}
