@@ -41,14 +41,16 @@ public struct SceneRenderer {
         var children: [Node]
     }
 
-    private var roots: [Node] {
+    private var roots: [Node] { Self.roots(of: evaluation.scene) }
+
+    private static func roots(of scene: Scene) -> [Node] {
         var next = 0
         func build(_ layer: SceneLayer) -> Node {
             let index = next
             next += 1
             return Node(index: index, children: layer.sublayers.map(build))
         }
-        return evaluation.scene.layers.map(build)
+        return scene.layers.map(build)
     }
 
     /// Values of one layer at one frame: the frame's where reported, the model's otherwise.
@@ -89,12 +91,25 @@ public struct SceneRenderer {
             for (name, value) in shown.values { reported[name] = value }
             values.append(LayerValues(reported: reported, layer: layer))
         }
+        return Self.document(roots: roots, values: values, size: size,
+                             caption: evaluation.layers.isEmpty ? "empty scene" : "scene time \(JSON.format(time)) s")
+    }
+
+    /// The SVG document of a scene as it stands: every layer drawn from its property values, no
+    /// animation evaluated. For front ends that hold presentation values themselves (LayerTree's
+    /// seed demos put each layer's presentation values in its properties).
+    public static func svg(snapshot scene: Scene, size: Size, caption: String) -> String {
+        let values = scene.allLayers.map { LayerValues(reported: [:], layer: $0) }
+        return document(roots: roots(of: scene), values: values, size: size, caption: caption)
+    }
+
+    private static func document(roots: [Node], values: [LayerValues], size: Size, caption: String) -> String {
         var body = ""
-        for node in Self.ordered(roots, values) { draw(node, values, into: &body, depth: 1) }
+        for node in ordered(roots, values) { draw(node, values, into: &body, depth: 1) }
         return """
         <svg xmlns="http://www.w3.org/2000/svg" width="\(SVG.number(size.width))" height="\(SVG.number(size.height))" \
         viewBox="0 0 \(SVG.number(size.width)) \(SVG.number(size.height))">
-        <!-- \(SVG.escape(evaluation.layers.isEmpty ? "empty scene" : "scene time \(JSON.format(time)) s")) -->
+        <!-- \(SVG.escape(caption)) -->
         <rect width="100%" height="100%" fill="#ffffff"/>
         \(body)</svg>
 
@@ -162,7 +177,7 @@ public struct SceneRenderer {
         return d
     }
 
-    private func draw(_ node: Node, _ values: [LayerValues], into out: inout String, depth: Int) {
+    private static func draw(_ node: Node, _ values: [LayerValues], into out: inout String, depth: Int) {
         let v = values[node.index]
         let place = Self.placement(v)
         let bounds = v.rect("bounds")

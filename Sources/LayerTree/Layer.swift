@@ -38,6 +38,8 @@ open class Layer {
     /// Set on presentation copies: their model layer.
     var modelLayer: Layer?
     var needsDisplayFlag = false
+    /// The presentation value each key's action started from, and in which tick interval.
+    var actionStart: [String: (tick: Int, value: AnimationValue)] = [:]
     /// Whether its context compares its needs-display keys after each tick.
     var isWatched = false
     /// Animations added while outside a context: added to the engine when the layer joins one.

@@ -190,7 +190,16 @@ public final class LayerContext {
         var before: AnimationValue?
         if !Transaction.disableActions() {
             action = layer.action(forKey: key)
-            if action != nil { before = presentationValue(of: layer, forKey: key) }
+            if action != nil {
+                // A second change of the key before the next tick animates from where the first
+                // one started: the engine's row already shows the first change's model (§9.5).
+                if let earlier = layer.actionStart[key], earlier.tick == tickCount {
+                    before = earlier.value
+                } else {
+                    before = presentationValue(of: layer, forKey: key)
+                    if let before { layer.actionStart[key] = (tickCount, before) }
+                }
+            }
         }
         layer.storedValues[key] = value
         if let id = layer.id, let model = layer.engineModelValue(forKey: key) {
@@ -278,6 +287,12 @@ public final class LayerContext {
     /// `layer` and its sublayers join the tree: each gets an engine name, its model values, its
     /// own time when it or an ancestor has one (§2.7), then its waiting animations.
     func attach(_ layer: Layer) {
+        defer {
+            // §10: a layer joining the tree runs its `onOrderIn` action, if it has one.
+            if layer !== rootLayer, !Transaction.disableActions(), case .animation(let animation)? = layer.action(forKey: "onOrderIn") {
+                run(animation, forKey: "onOrderIn", on: layer, from: nil)
+            }
+        }
         var pending: [Layer] = [layer]
         while let l = pending.popLast() {
             let id = LayerID(nextLayerID)
