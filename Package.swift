@@ -12,6 +12,8 @@ let package = Package(
         .library(name: "AnimationScene", targets: ["AnimationScene"]),
         // Core Animation's object model: layers, transactions, actions, delegates, layer time.
         .library(name: "LayerTree", targets: ["LayerTree"]),
+        // The five seed articles as LayerTree programs, and W3 built as a layer tree.
+        .library(name: "LayerTreeSeeds", targets: ["LayerTreeSeeds"]),
         .executable(name: "animation-engine", targets: ["animation-engine"]),
         // The C interface: animation_engine.h and its implementation (link AnimationEngineC).
         .library(name: "AnimationEngineC", targets: ["AnimationEngineC", "CAnimationEngine"]),
@@ -44,6 +46,9 @@ let package = Package(
         // Core Animation's object model on the batch engine (layertree-api.md): a front end that owns
         // no per-frame math (design.md).
         .target(name: "LayerTree", dependencies: ["AnimationCore", "AnimationBatch"]),
+        // The seeds as LayerTree programs (drawn through AnimationScene's renderer) and W3 as a tree:
+        // what `animation-engine demo` and `bench --scene seeds` run, and the integration tests.
+        .target(name: "LayerTreeSeeds", dependencies: ["LayerTree", "AnimationScene", "AnimationWorkloads"]),
         // Scene files (docs/scene-format.md): decoding with JSON-path errors, and evaluation by either engine.
         .target(name: "AnimationScene", dependencies: ["AnimationCore", "AnimationBatch"]),
         // The command: bench (the main job), evaluate, plot, render. A thin adapter over the libraries.
@@ -51,6 +56,7 @@ let package = Package(
             name: "animation-engine",
             dependencies: [
                 "AnimationCore", "AnimationBatch", "AnimationScene", "AnimationWorkloads", "CAllocationCounter",
+                "LayerTree", "LayerTreeSeeds",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -91,7 +97,7 @@ let package = Package(
         ),
         .testTarget(
             name: "LayerTreeTests",
-            dependencies: ["LayerTree", "AnimationBatch", "AnimationCore", "CAllocationCounter"]
+            dependencies: ["LayerTree", "LayerTreeSeeds", "AnimationScene", "AnimationBatch", "AnimationCore", "CAllocationCounter"]
         ),
         .testTarget(
             name: "AnimationCoreTests",

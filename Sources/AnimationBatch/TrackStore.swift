@@ -944,6 +944,10 @@ public final class TrackStore {
     /// The properties that have a presentation column, in the order they first appeared.
     public var presentationProperties: [String] { table.columns.map(\.property) }
 
+    /// How many properties have a presentation column (``presentationProperties``' count,
+    /// without building the list).
+    public var presentationColumnCount: Int { table.columns.count }
+
     /// Validates `animation` against `layer`'s slots without changing anything.
     private func check(_ animation: any Animation, layer: LayerID) throws {
         try animation.validate()

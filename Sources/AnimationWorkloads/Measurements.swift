@@ -18,7 +18,8 @@ public struct FrameStatistics: Sendable, Codable {
     /// The fastest frame.
     public var minSeconds: Double
 
-    init(_ samples: [Double]) {
+    /// The statistics of `samples` (seconds per frame).
+    public init(_ samples: [Double]) {
         let sorted = samples.sorted()
         frames = sorted.count
         func quantile(_ q: Double) -> Double { sorted.isEmpty ? .nan : sorted[min(sorted.count - 1, Int(Double(sorted.count - 1) * q + 0.5))] }

@@ -108,6 +108,10 @@ open class Layer {
         context.change(self, key: key, to: value)
     }
 
+    /// The keys that have a value set on this layer, sorted (on a presentation copy: every key
+    /// the engine presents for the layer too). Defaults are not listed.
+    public var definedKeys: [String] { storedValues.keys.sorted() }
+
     /// The value at a key path: a property, or a field of one (`position.x`, `bounds.size.width`,
     /// `transform.rotation.z`, `transform.scale`; semantics §4.6, §15.3).
     public func value(forKeyPath keyPath: String) -> AnimationValue? {

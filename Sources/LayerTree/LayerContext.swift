@@ -257,6 +257,12 @@ public final class LayerContext {
                 try store.setModelValue(model, layer: id, property: property)
             }
             if type(of: layer).needsDisplay(forKey: property) { watch(layer, key: property) }
+            // §5.7: a path animation with a rotation mode turns the layer's transform, which
+            // needs a slot for the engine to turn.
+            if let keyframes = leaf.animation as? KeyframeAnimation, keyframes.rotationMode != nil, keyframes.path != nil,
+               store.slot(layer: id, property: "transform") == nil, let model = layer.engineModelValue(forKey: "transform") {
+                try store.setModelValue(model, layer: id, property: "transform")
+            }
         }
         let handle = try store.add(prepared, layer: id, forKey: key)
         let groups = stack.openGroups()

@@ -7,13 +7,15 @@ import AnimationWorkloads
 import ArgumentParser
 import CAllocationCounter
 import Foundation
+import LayerTree
+import LayerTreeSeeds
 
 @main
 struct AnimationEngineCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "animation-engine",
         abstract: "Core Animation's animation model, evaluated in bulk.",
-        subcommands: [Bench.self, Evaluate.self, Render.self, Plot.self],
+        subcommands: [Bench.self, Evaluate.self, Render.self, Plot.self, Demo.self],
         defaultSubcommand: Bench.self
     )
 
@@ -124,6 +126,7 @@ struct Bench: ParsableCommand {
         let store: TrackStore
         let layerCount: Int
         let referenceSample: (FrameEvaluator) -> ReferenceFigures
+        var tree: LayerContext?
         if let sceneFile {
             let scene = try loadScene(sceneFile)
             let evaluation = try SceneEvaluation(scene)
@@ -131,14 +134,17 @@ struct Bench: ParsableCommand {
             layerCount = evaluation.layers.count
             referenceSample = { _ in Self.reference(evaluation, frames: frames) }
         } else if scene == "seeds" {
+            // W3 through LayerTree: a layer tree whose ticks drive the engine.
             let bar = ProgressBar(label: "building W3")
-            let seeds = try SeedScene.make(layers: layers)
-            bar.update(0.3)
-            let evaluation = try SceneEvaluation(seeds)
+            let context = try SeedTree.make(layers: layers)
+            bar.update(0.8)
+            // The reference judges the same animations on the scene's first 500 layers.
+            let sample = try SceneEvaluation(try SeedScene.make(layers: min(layers, 500)))
             bar.update(1)
-            store = evaluation.store
-            layerCount = evaluation.layers.count
-            referenceSample = { _ in Self.reference(evaluation, frames: frames, sampleLayers: 500) }
+            tree = context
+            store = context.store
+            layerCount = context.layerCount - 1
+            referenceSample = { _ in Self.reference(sample, frames: frames, sampleLayers: 500) }
         } else {
             let bar = ProgressBar(label: "building W2")
             let workload = W2Workload(properties: properties) { bar.update($0 / 2) }
@@ -149,11 +155,12 @@ struct Bench: ParsableCommand {
                 Measure.reference(workload, evaluator: evaluator, frames: min(frames, 120), sample: 2_000)
             }
         }
-        let evaluator = FrameEvaluator(store: store)
+        let evaluator = tree?.evaluator ?? FrameEvaluator(store: store)
         let figures = Measure.frames(evaluator, frames: frames, threads: threadCount, countAllocations: counter)
         // End to end: frames followed by a bulk read of every presentation value (what a host
         // does), alternating with frames alone in the same run.
         let reads = Measure.reads(evaluator, frames: frames, threads: threadCount)
+        let ticks = tree.map { LayerTreeMeasure.ticks($0, frames: frames, threads: threadCount, countAllocations: counter) }
         let reference = referenceSample(evaluator)
         let referenceFrame = reference.nanosecondsPerProperty * Double(store.trackCount) / 1e9
         let speedup = referenceFrame / figures.frames.p50Seconds
@@ -178,12 +185,21 @@ struct Bench: ParsableCommand {
                 ("speedupOverReference", .number(speedup)),
                 ("maxErrorVsReference", .number(reference.maximumErrorOfTolerance)),
                 ("referenceSampleProperties", .number(Double(reference.sampleProperties))),
-            ])
+            ] + (ticks.map { t in [
+                ("tickEndToEndP50Seconds", .number(t.tickEndToEnd.p50Seconds)),
+                ("engineEndToEndP50Seconds", .number(t.engineEndToEnd.p50Seconds)),
+                ("tickOverEngine", .number(t.tickOverEngine)),
+                ("churnTickP50Seconds", .number(t.churnTickEndToEnd.p50Seconds)),
+                ("quietTickP50Seconds", .number(t.quietTickEndToEnd.p50Seconds)),
+                ("churnOverQuiet", .number(t.churnOverQuiet)),
+                ("layersChangedPerChurnTick", .number(Double(t.changedPerChurnTick))),
+                ("allocationsPerTick", t.allocationsPerTick.map { .number($0) } ?? .null),
+            ] } ?? []))
             print(object.prettyText)
             return
         }
         let rows: [(String, String)] = [
-            ("scene", sceneFile ?? (scene == "seeds" ? "W3 (design.md): \(layerCount) layers of the five seed kinds"
+            ("scene", sceneFile ?? (scene == "seeds" ? "W3 (design.md): \(layerCount) layers of the five seed kinds, a LayerTree"
                                                       : "W2 (design.md), \(store.trackCount) animated properties")),
             ("layers / properties", "\(layerCount) / \(store.trackCount)"),
             ("frames", "\(frames) at 60 Hz"),
@@ -201,7 +217,14 @@ struct Bench: ParsableCommand {
                                         reference.nanosecondsPerProperty, referenceFrame * 1e3, reference.sampleProperties)),
             ("speed-up over reference", String(format: "%.1f×", speedup)),
             ("max error vs reference", String(format: "%.3f of the precision table", reference.maximumErrorOfTolerance)),
-        ]
+        ] + (ticks.map { t in [
+            ("LayerContext.tick + bulk read p50", String(format: "%.3f ms (the engine's frame + bulk read %.3f ms, same store, alternating: %.2f×)",
+                                                        t.tickEndToEnd.p50Seconds * 1e3, t.engineEndToEnd.p50Seconds * 1e3, t.tickOverEngine)),
+            ("tick after 1 % changed p50", String(format: "%.3f ms (%d layers given an implicit animation; quiet ticks %.3f ms: %.2f×)",
+                                                  t.churnTickEndToEnd.p50Seconds * 1e3, t.changedPerChurnTick,
+                                                  t.quietTickEndToEnd.p50Seconds * 1e3, t.churnOverQuiet)),
+            ("allocations / tick", t.allocationsPerTick.map { String(format: "%.2f", $0) } ?? "not counted here"),
+        ] } ?? [])
         let width = rows.map(\.0.count).max() ?? 0
         for (name, value) in rows { print(name.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + value) }
     }
@@ -501,5 +524,52 @@ struct Plot: ParsableCommand {
             svg = SVGChart.grid(functions.map { SVGChart.timingFunction($0) }, columns: min(functions.count, 5))
         }
         if let output { try writeAtomically(svg, to: output) } else { print(svg, terminator: "") }
+    }
+}
+
+struct Demo: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Run a seed article as a LayerTree program and write its frames as SVG with an index.html that plays them.",
+        discussion: """
+        Seeds: \(Seeds.all.map { "\($0.name) (\($0.title))" }.joined(separator: "; ")).
+        Each frame is drawn from the layers' presentation values after a tick; the program's log
+        (delegate callbacks, completion blocks, presentation reads) is printed and written to log.txt.
+        """
+    )
+
+    @Argument(help: "The seed: progress-ring, transactions, border, ring-did-stop or arc-flight.")
+    var seed: String
+
+    @Option(name: .shortAndLong, help: "The directory for the frames and index.html (default: demo-<seed>).")
+    var output: String?
+
+    @Option(help: "Frames per second.")
+    var fps: Double = 30
+
+    func validate() throws {
+        guard Seeds.named(seed) != nil else {
+            throw ValidationError("unknown seed '\(seed)' (seeds: \(Seeds.all.map { $0.name }.joined(separator: ", ")))")
+        }
+        guard fps.isFinite && fps > 0 && fps <= 240 else { throw ValidationError("--fps must be in (0, 240]") }
+    }
+
+    func run() throws {
+        let program = Seeds.named(seed)!.init()
+        let documents = SeedRun.frames(program, fps: fps)
+        let names = documents.indices.map { String(format: "frame-%05d.svg", $0) }
+        let directory = output ?? "demo-\(seed)"
+        do {
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        } catch {
+            throw fail("cannot create '\(directory)': \(error.localizedDescription)")
+        }
+        for (name, svg) in zip(names, documents) { try writeAtomically(svg, to: directory + "/" + name) }
+        try writeAtomically(SceneRenderer.indexHTML(frames: names, fps: fps, size: program.canvas,
+                                                    title: "\(seed): \(type(of: program).title)"),
+                            to: directory + "/index.html")
+        let log = program.log.joined(separator: "\n") + "\n"
+        try writeAtomically(log, to: directory + "/log.txt")
+        print(log, terminator: "")
+        printError("wrote \(names.count) frames, index.html and log.txt to \(directory)")
     }
 }
