@@ -8,7 +8,7 @@ import AnimationCore
 /// animations live only in the engine, compiled into tracks that a ``tick(at:)`` evaluates for
 /// every layer at once. A layer's presentation values are in the engine after a tick: one at a
 /// time through ``Layer/presentation()``, or in bulk through ``slot(of:forKey:)`` and the
-/// engine's columns (``FrameEvaluator/changedSlots``, `TrackStore.presentation(of:)`).
+/// engine's columns (`FrameEvaluator.changedSlots`, `TrackStore.presentation(of:)`).
 ///
 /// **Isolation (Swift 6).** A context and its layers are confined to one thread: the one that
 /// creates the context, changes its layers and calls ``tick(at:)``. They are not `Sendable`, so

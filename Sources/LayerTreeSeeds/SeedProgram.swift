@@ -2,7 +2,7 @@ import AnimationCore
 import AnimationScene
 import LayerTree
 
-/// One seed article as a LayerTree program: layers in a ``LayerContext``, and a script of what
+/// One seed article as a LayerTree program: layers in a `LayerContext`, and a script of what
 /// the app does at given times (changes, transactions, reads of presentation values). Run by
 /// ``SeedRun``, which ticks the context and draws each frame from presentation values.
 public protocol SeedProgram: AnyObject {

@@ -6,8 +6,8 @@ import Dispatch
 import LayerTree
 
 /// Workload W3 of design.md as a layer tree: the layers of `SeedScene` (the five seed kinds,
-/// spread in phase), each a ``Layer`` or ``ShapeLayer`` under a context's root with its model
-/// values and its animations added through ``Layer/add(_:forKey:delegate:)``. The same
+/// spread in phase), each a `Layer` or `ShapeLayer` under a context's root with its model
+/// values and its animations added through `Layer.add(_:forKey:delegate:)`. The same
 /// animations as the scene, so the engine's figures for the scene and the tree's ticks compare.
 public enum SeedTree {
     /// A context holding `layers` seed layers, before its first tick.

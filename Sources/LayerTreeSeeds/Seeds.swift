@@ -15,7 +15,7 @@ private func ringPath(radius: Double, center: Point) -> Path {
 
 /// The seed's custom layer: a public `progress` clamped into a hidden animatable key, and a
 /// `progressColor`, both redisplaying the layer (semantics §11) and both animating implicitly
-/// through an overridden ``Layer/action(forKey:)`` (§10) — from the presentation value, so a new
+/// through an overridden `Layer.action(forKey:)` (§10) — from the presentation value, so a new
 /// value mid-flight carries on from where the ring is.
 public final class ProgressRingLayer: Layer, SnapshotContent {
     static let progressKey = "ringProgress"
