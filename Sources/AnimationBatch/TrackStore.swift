@@ -105,6 +105,9 @@ public final class TrackStore {
         /// The last batch retarget that checked it (``checkRetargets(_:from:to:)``): an animation
         /// named twice is refused before anything is done.
         var checkMark: UInt32 = 0
+        /// Finished and removed, its track kept for the next animation under its key
+        /// (``parksFinishedAnimations``): invisible, its handles stale, its lane showing nothing.
+        var parked = false
     }
 
     /// What the store knows of one layer: its slots, its animations in add order and their keys
@@ -113,6 +116,8 @@ public final class TrackStore {
         var slots: [Int32] = []
         var animations: [Int32] = []
         var keys: [String: Int32] = [:]
+        /// Parked animations by the key they were added under (``parksFinishedAnimations``).
+        var parked: [String: Int32] = [:]
     }
 
     struct GroupNode {
@@ -196,7 +201,20 @@ public final class TrackStore {
     /// How many tracks (compiled property animations) the store holds.
     public var trackCount: Int { batches.reduce(0) { $0 + $1.count } }
     /// How many top-level animations the store holds.
-    public var animationCount: Int { animations.count - freeAnimations.count }
+    public var animationCount: Int { animations.count - freeAnimations.count - parkedCount }
+    /// Parked animations (``parksFinishedAnimations``): not counted as animations.
+    private var parkedCount = 0
+
+    /// Whether a keyed basic or spring animation that finishes and is removed on completion
+    /// (semantics §1.4) leaves its track *parked* — out of its slot, showing nothing, its handle
+    /// stale, its key free — for the next animation added under the same key on the same layer,
+    /// which then takes the track over in place when it only retargets it (the same type, key
+    /// path, value kind and flags: ``add(_:layer:forKey:)``). What anyone observes is what removal
+    /// gives; the difference is cost: a layer tree whose properties change over and over (each
+    /// change an implicit animation, semantics §10) compiles and reaps nothing after the first
+    /// time. Costs one lane per parked track in every frame's kernels, and its memory, until the
+    /// layer or slot goes. Off by default; LayerTree's contexts turn it on.
+    public var parksFinishedAnimations = false
     /// How many slots (one property of one layer each) the store holds.
     public var slotCount: Int { slots.count - freeSlots.count }
     /// How many layers have a slot or an animation.
@@ -269,6 +287,7 @@ public final class TrackStore {
     @discardableResult
     public func removeSlot(_ slot: SlotHandle) -> Bool {
         guard let s = resolve(slot) else { return false }
+        discardParked(layer: slots[Int(s)].layer, slot: s)
         var cancelled: [Int32] = []
         for entry in slots[Int(s)].entries {
             if entry.isRotation {
@@ -291,6 +310,7 @@ public final class TrackStore {
     @discardableResult
     public func removeLayer(_ layer: LayerID) -> Bool {
         let hadTime = removeLayerTime(layer)
+        discardParked(layer: layer)
         guard let record = layerRecords[layer] else { return hadTime }
         for a in record.animations {
             remove(AnimationHandle(index: a, generation: animations[Int(a)].generation), outcome: .cancelled)
@@ -372,7 +392,7 @@ public final class TrackStore {
     private func changeLayerRecord(_ layer: LayerID, _ change: (inout LayerRecord) -> Void) {
         guard var record = layerRecords.removeValue(forKey: layer) else { return }
         change(&record)
-        if !record.slots.isEmpty || !record.animations.isEmpty { layerRecords[layer] = record }
+        if !record.slots.isEmpty || !record.animations.isEmpty || !record.parked.isEmpty { layerRecords[layer] = record }
     }
 
     // MARK: Animations
@@ -396,6 +416,22 @@ public final class TrackStore {
     ///   nothing is added or replaced then.
     @discardableResult
     public func add(_ animation: any Animation, layer: LayerID, forKey key: String? = nil) throws -> AnimationHandle {
+        if parksFinishedAnimations, let key, layerRecords[layer]?.keys[key] == nil, layerRecords[layer]?.parked[key] != nil,
+           let revived = try unpark(key: key, layer: layer, for: animation) {
+            return revived
+        }
+        if let key, let old = layerRecords[layer]?.keys[key] {
+            // A new basic or spring animation that only retargets the one under its key (the
+            // implicit animation of a property changed again, §10) keeps its track: the columns
+            // are rewritten in place and the animation moves to the end of the order, as if
+            // removed and added (§1.2, §8.4). Compiling and reaping cost 8 µs a change.
+            let handle = AnimationHandle(index: old, generation: animations[Int(old)].generation)
+            foldTarget(old)
+            if let reused = try retarget(old, handle: handle, with: animation) {
+                moveToEnd(old)
+                return reused
+            }
+        }
         try check(animation, layer: layer)
         if let key, let old = layerRecords[layer]?.keys[key] {
             remove(AnimationHandle(index: old, generation: animations[Int(old)].generation), outcome: .replaced)
@@ -819,7 +855,7 @@ public final class TrackStore {
     func didFinish(_ handle: AnimationHandle) {
         guard let a = resolve(handle) else { return }
         if animations[Int(a)].removedOnCompletion {
-            free(animation: a)
+            if parksFinishedAnimations, canPark(a) { park(a) } else { free(animation: a) }
         } else {
             animations[Int(a)].hasFinished = true
         }
@@ -899,7 +935,7 @@ public final class TrackStore {
 
     /// Every live animation in add order.
     public var allAnimations: [AnimationHandle] {
-        animations.indices.filter { animations[$0].alive }
+        animations.indices.filter { animations[$0].alive && !animations[$0].parked }
             .sorted { animations[$0].sequence < animations[$1].sequence }
             .map { AnimationHandle(index: Int32($0), generation: animations[$0].generation) }
     }
@@ -1219,6 +1255,121 @@ public final class TrackStore {
             }
         }
         return t
+    }
+
+    // MARK: Parking (``parksFinishedAnimations``)
+
+    /// A keyed animation with one basic or spring track outside groups, not turning a transform.
+    private func canPark(_ a: Int32) -> Bool {
+        guard let key = animations[Int(a)].key, animations[Int(a)].columnTrack >= 0,
+              layerRecords[animations[Int(a)].layer]?.parked[key] == nil else { return false }
+        return tracks[Int(animations[Int(a)].columnTrack)].rotationSlot < 0
+    }
+
+    /// Parks finished animation `a`: it leaves its slot (which shows its model again, §8.5), its
+    /// lane takes a timing that never begins and shows nowhere, its handle goes stale and its
+    /// key moves to the layer's parked keys. No event: its finish was this frame's.
+    private func park(_ a: Int32) {
+        foldTarget(a)
+        let t = animations[Int(a)].columnTrack
+        let batch = batches[Int(tracks[Int(t)].batch)], i = Int(tracks[Int(t)].index)
+        removeEntries(of: t, from: tracks[Int(t)].slot)
+        batch.setTiming(i, .padding)
+        batch.state[i] = TrackState.neverEvaluated
+        batch.setShown(i, row: nil, slot: SlotHandle(rawValue: 0))
+        let layer = animations[Int(a)].layer, key = animations[Int(a)].key!   // canPark: keyed
+        changeLayerRecord(layer) { record in
+            record.keys[key] = nil
+            record.animations.removeAll { $0 == a }
+            record.parked[key] = a
+        }
+        animations[Int(a)].parked = true
+        animations[Int(a)].hasFinished = true   // a stop was reported: taking it over reports none
+        animations[Int(a)].generation &+= 1
+        parkedCount += 1
+        version += 1
+    }
+
+    /// The animation parked under `key` on `layer` taken over by `animation` in place, or nil
+    /// when `animation` does more than retarget it (the parked one is then freed).
+    private func unpark(key: String, layer: LayerID, for animation: any Animation) throws -> AnimationHandle? {
+        guard let a = layerRecords[layer]?.parked[key] else { return nil }
+        let t = animations[Int(a)].columnTrack
+        let sequence = nextSequence
+        let handle = AnimationHandle(index: a, generation: animations[Int(a)].generation)
+        // Back in its slot first, so that the retarget configures it for the slot it is in.
+        insertEntry(SlotEntry(track: t, sequence: sequence, leafIndex: 0, isRotation: false), into: tracks[Int(t)].slot)
+        guard let revived = try retargetChecked(a, handle: handle, with: animation) else {
+            discardParked(a)
+            return nil
+        }
+        nextSequence += 1
+        animations[Int(a)].sequence = sequence
+        tracks[Int(t)].sequence = sequence
+        animations[Int(a)].parked = false
+        parkedCount -= 1
+        layerRecords[layer]!.parked[key] = nil   // listed above
+        layerRecords[layer]!.keys[key] = a
+        layerRecords[layer]!.animations.append(a)
+        version += 1
+        return revived
+    }
+
+    /// ``retarget(_:handle:with:)``, taking the entry inserted by ``unpark(key:layer:for:)`` out
+    /// again when it throws or declines.
+    private func retargetChecked(_ a: Int32, handle: AnimationHandle, with animation: any Animation) throws -> AnimationHandle? {
+        do {
+            if let revived = try retarget(a, handle: handle, with: animation) { return revived }
+        } catch {
+            let t = animations[Int(a)].columnTrack
+            removeEntries(of: t, from: tracks[Int(t)].slot)
+            throw error
+        }
+        return nil
+    }
+
+    /// Frees parked animation `a` for good.
+    private func discardParked(_ a: Int32) {
+        guard animations[Int(a)].parked else { return }
+        let layer = animations[Int(a)].layer
+        if let key = animations[Int(a)].key { changeLayerRecord(layer) { if $0.parked[key] == a { $0.parked[key] = nil } } }
+        animations[Int(a)].parked = false
+        parkedCount -= 1
+        free(animation: a)
+    }
+
+    /// Frees every animation parked on `layer` (for `slot` only, when given).
+    private func discardParked(layer: LayerID, slot: Int32? = nil) {
+        guard let parked = layerRecords[layer]?.parked, !parked.isEmpty else { return }
+        for a in parked.values where slot == nil || tracks[Int(animations[Int(a)].columnTrack)].slot == slot {
+            discardParked(a)
+        }
+    }
+
+    /// Gives animation `a` the newest place in the composition order and in its layer's list, as
+    /// if it had just been added (replacement by key, semantics §1.2, §8.2, §8.4).
+    private func moveToEnd(_ a: Int32) {
+        let sequence = nextSequence
+        nextSequence += 1
+        animations[Int(a)].sequence = sequence
+        for t in animations[Int(a)].tracks {
+            tracks[Int(t)].sequence = sequence
+            for s in [tracks[Int(t)].slot, tracks[Int(t)].rotationSlot] where s >= 0 {
+                guard let k = slots[Int(s)].entries.firstIndex(where: { $0.track == t }) else { continue }
+                if k == slots[Int(s)].entries.count - 1 {
+                    slots[Int(s)].entries[k].sequence = sequence   // already last: the order stands
+                    continue
+                }
+                var entry = slots[Int(s)].entries.remove(at: k)
+                entry.sequence = sequence
+                insertEntry(entry, into: s)
+            }
+        }
+        let layer = animations[Int(a)].layer
+        if let list = layerRecords[layer]?.animations, list.last != a, let k = list.firstIndex(of: a) {
+            layerRecords[layer]!.animations.remove(at: k)   // the record exists: its list holds `a`
+            layerRecords[layer]!.animations.append(a)
+        }
     }
 
     private func insertEntry(_ entry: SlotEntry, into s: Int32) {

@@ -1,0 +1,140 @@
+import AnimationBatch
+import AnimationCore
+import Testing
+
+/// Replacement by key in place and parked tracks (semantics §1.2, §1.4, §8.1, §8.4): what a
+/// host observes is exactly what removing and adding gives.
+@Suite("Track store: replacement in place and parked tracks")
+struct TrackStoreReuseTests {
+    func fade(from: Double = 0, to: Double? = 1, duration: Double = 1, begin: Double = 0) -> BasicAnimation {
+        var a = BasicAnimation(keyPath: "opacity")
+        a.fromValue = .scalar(from)
+        a.toValue = to.map { .scalar($0) }
+        a.duration = duration
+        a.beginTime = begin
+        a.timingFunction = .easeIn
+        return a
+    }
+
+    /// Runs the same script on a store with and without reuse: every frame's values and events
+    /// must agree bit for bit.
+    func script(parks: Bool, _ body: (TrackStore, FrameEvaluator, inout [String]) throws -> Void) rethrows -> [String] {
+        let store = TrackStore()
+        store.parksFinishedAnimations = parks
+        let evaluator = FrameEvaluator(store: store)
+        var log: [String] = []
+        try body(store, evaluator, &log)
+        return log
+    }
+
+    func record(_ evaluator: FrameEvaluator, at t: Double, _ log: inout [String], layers: [LayerID]) {
+        evaluator.evaluate(at: t)
+        for layer in layers {
+            for property in ["opacity", "position"] {
+                if let v = evaluator.value(layer: layer, property: property) { log.append("\(t) \(layer) \(property) \(v)") }
+            }
+        }
+        log.append("\(t) events \(evaluator.events.map { "\($0.kind)\($0.outcome.map { "-\($0)" } ?? "")" })")
+    }
+
+    @Test("§1.2 §8.4 replacing by key in place moves the animation to the end of the order and the keys")
+    func inPlaceMovesToEnd() throws {
+        let store = TrackStore(), layer = LayerID(1)
+        try store.setModelValue(0.5, layer: layer, property: "opacity")
+        let first = try store.add(fade(), layer: layer, forKey: "implicit")
+        var additive = fade(from: 0.25, to: 0.25, duration: 10)
+        additive.isAdditive = true
+        try store.add(additive, layer: layer, forKey: "extra")
+        let evaluator = FrameEvaluator(store: store)
+        evaluator.evaluate(at: 0.5)
+        let second = try store.add(fade(from: 1, to: 1), layer: layer, forKey: "implicit")
+        #expect(store.trackCount == 2)
+        #expect(store.animation(first) == nil)
+        #expect(store.animationKeys(layer: layer) == ["extra", "implicit"])
+        evaluator.evaluate(at: 0.6)
+        // Now last: it replaces what the additive one added (1), instead of being added to (1.25).
+        #expect(evaluator.value(layer: layer, property: "opacity") == .scalar(1))
+        #expect(Array(evaluator.events) == [AnimationEvent(animation: first, kind: .stopped, outcome: .replaced),
+                                             AnimationEvent(animation: second, kind: .started)])
+    }
+
+    @Test("§1.4 §8.1 parked animations: invisible, their handles stale, the slot back on its exact model, no events")
+    func parkedAnimationsAreGone() throws {
+        let store = TrackStore(), layer = LayerID(1)
+        store.parksFinishedAnimations = true
+        try store.setModelValue(0.9, layer: layer, property: "opacity")
+        let a = try store.add(fade(duration: 0.5), layer: layer, forKey: "opacity")
+        let evaluator = FrameEvaluator(store: store)
+        evaluator.evaluate(at: 0.25)
+        evaluator.evaluate(at: 0.75)
+        #expect(Array(evaluator.events) == [AnimationEvent(animation: a, kind: .stopped, outcome: .finished)])
+        #expect(store.animation(a) == nil && store.animationCount == 0 && store.allAnimations.isEmpty)
+        #expect(store.animationKeys(layer: layer).isEmpty && store.animation(forKey: "opacity", layer: layer) == nil)
+        #expect(!store.remove(a))
+        evaluator.evaluate(at: 1)
+        #expect(evaluator.value(layer: layer, property: "opacity") == .scalar(0.9), "exactly the model")
+        #expect(evaluator.events.isEmpty)
+        #expect(store.trackCount == 1, "the track is kept")
+    }
+
+    @Test("a parked track taken over by the next animation under its key gives what a fresh add gives, bit for bit")
+    func unparkEqualsFreshAdd() throws {
+        let runs = [false, true].map { parks in
+            script(parks: parks) { store, evaluator, log in
+                let layer = LayerID(7)
+                try? store.setModelValue(0.3, layer: layer, property: "opacity")
+                _ = try? store.add(fade(duration: 0.5), layer: layer, forKey: "opacity")
+                for k in 0..<4 { record(evaluator, at: Double(k) * 0.25, &log, layers: [layer]) }
+                // The key's next animation: the same shape, new values, timing and function.
+                var next = fade(from: 0.8, to: nil, duration: 2, begin: 1)
+                next.timingFunction = .default
+                _ = try? store.add(next, layer: layer, forKey: "opacity")
+                for k in 4..<14 { record(evaluator, at: Double(k) * 0.25, &log, layers: [layer]) }
+                // Another shape (a spring) cannot take the parked basic track over.
+                _ = try? store.add(SpringAnimation(keyPath: "opacity", from: 0.0, to: 1.0, mass: 1, stiffness: 100, damping: 10),
+                                   layer: layer, forKey: "opacity")
+                for k in 14..<18 { record(evaluator, at: Double(k) * 0.25, &log, layers: [layer]) }
+                log.append("animations \(store.animationCount) keys \(store.animationKeys(layer: layer))")
+            }
+        }
+        #expect(runs[0] == runs[1])
+        #expect(runs[0].count > 30)
+    }
+
+    @Test("parked tracks go with their layer and their slot")
+    func parkedTracksGoWithLayerAndSlot() throws {
+        let store = TrackStore()
+        store.parksFinishedAnimations = true
+        try store.add(fade(duration: 0.1), layer: LayerID(1), forKey: "opacity")
+        try store.add(fade(duration: 0.1), layer: LayerID(2), forKey: "opacity")
+        let evaluator = FrameEvaluator(store: store)
+        evaluator.evaluate(at: 1)
+        #expect(store.trackCount == 2 && store.animationCount == 0)
+        #expect(store.removeLayer(LayerID(1)))
+        #expect(store.trackCount == 1)
+        let slot = try #require(store.slot(layer: LayerID(2), property: "opacity"))
+        #expect(store.removeSlot(slot))
+        #expect(store.trackCount == 0)
+        evaluator.evaluate(at: 2)
+        #expect(evaluator.events.isEmpty)
+    }
+
+    @Test("an invalid animation under a parked key throws and leaves the parked track parked")
+    func invalidUnpark() throws {
+        let store = TrackStore(), layer = LayerID(1)
+        store.parksFinishedAnimations = true
+        try store.add(fade(duration: 0.1), layer: layer, forKey: "opacity")
+        let evaluator = FrameEvaluator(store: store)
+        evaluator.evaluate(at: 1)
+        var bad = fade()
+        bad.repeatCount = -1
+        #expect(throws: AnimationError.self) { try store.add(bad, layer: layer, forKey: "opacity") }
+        #expect(store.animationCount == 0 && store.trackCount == 1)
+        evaluator.evaluate(at: 2)
+        #expect(evaluator.value(layer: layer, property: "opacity") == .scalar(1))
+        let good = try store.add(fade(from: 0.5, to: 0.5, duration: 1, begin: 2), layer: layer, forKey: "opacity")
+        evaluator.evaluate(at: 2.5)
+        #expect(evaluator.value(layer: layer, property: "opacity") == .scalar(0.5))
+        #expect(store.animation(good) != nil)
+    }
+}
