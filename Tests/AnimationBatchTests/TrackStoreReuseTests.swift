@@ -63,12 +63,17 @@ struct TrackStoreReuseTests {
         let store = TrackStore(), layer = LayerID(1)
         store.parksFinishedAnimations = true
         try store.setModelValue(0.9, layer: layer, property: "opacity")
+        let other = try store.add(fade(duration: 10), layer: LayerID(2), forKey: "opacity")   // the batch's first lane
         let a = try store.add(fade(duration: 0.5), layer: layer, forKey: "opacity")
         let evaluator = FrameEvaluator(store: store)
         evaluator.evaluate(at: 0.25)
         evaluator.evaluate(at: 0.75)
         #expect(Array(evaluator.events) == [AnimationEvent(animation: a, kind: .stopped, outcome: .finished)])
+        // The parked lane moves into the hole the other leaves: it must still show nowhere.
+        #expect(store.remove(other))
+        evaluator.evaluate(at: 0.8)
         #expect(store.animation(a) == nil && store.animationCount == 0 && store.allAnimations.isEmpty)
+        #expect(evaluator.value(layer: layer, property: "opacity") == .scalar(0.9), "exactly the model")
         #expect(store.animationKeys(layer: layer).isEmpty && store.animation(forKey: "opacity", layer: layer) == nil)
         #expect(!store.remove(a))
         evaluator.evaluate(at: 1)
