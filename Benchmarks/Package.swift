@@ -25,6 +25,8 @@ let package = Package(
                 .product(name: "AnimationCore", package: root),
                 .product(name: "AnimationWorkloads", package: root),
                 .product(name: "AnimationScene", package: root),
+                .product(name: "LayerTree", package: root),
+                .product(name: "LayerTreeSeeds", package: root),
             ],
             path: "Benchmarks/EngineBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "package-benchmark")]

@@ -1297,8 +1297,14 @@ public final class TrackStore {
         let t = animations[Int(a)].columnTrack
         let sequence = nextSequence
         let handle = AnimationHandle(index: a, generation: animations[Int(a)].generation)
-        // Back in its slot first, so that the retarget configures it for the slot it is in.
-        insertEntry(SlotEntry(track: t, sequence: sequence, leafIndex: 0, isRotation: false), into: tracks[Int(t)].slot)
+        // Back in its slot first (last: the newest), so that the retarget configures it for the
+        // slot it is in; the slot's other tracks are configured for it now being composed.
+        let s = tracks[Int(t)].slot
+        slots[Int(s)].entries.append(SlotEntry(track: t, sequence: sequence, leafIndex: 0, isRotation: false))
+        markDirty(s)
+        if slots[Int(s)].entries.count > 1 {
+            for entry in slots[Int(s)].entries where !entry.isRotation && entry.track != t { configure(track: entry.track) }
+        }
         guard let revived = try retargetChecked(a, handle: handle, with: animation) else {
             discardParked(a)
             return nil

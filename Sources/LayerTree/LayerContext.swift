@@ -205,9 +205,11 @@ public final class LayerContext {
             }
         }
         layer.storedValues[key] = value
-        if let id = layer.id, let model = layer.engineModelValue(forKey: key) {
-            if store.slot(layer: id, property: key) != nil || value != nil {
-                _ = try? store.setModelValue(model, layer: id, property: key)
+        if let id = layer.id {
+            if let value {
+                _ = try? store.setModelValue(value, layer: id, property: key)
+            } else if store.slot(layer: id, property: key) != nil, let model = layer.engineModelValue(forKey: key) {
+                _ = try? store.setModelValue(model, layer: id, property: key)   // back to the default
             }
         }
         if case .animation(let animation)? = action {

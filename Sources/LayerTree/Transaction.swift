@@ -56,7 +56,9 @@ public enum Transaction {
     /// The duration given to animations added with `duration ≤ 0` (§1.3) and to implicit
     /// animations: the innermost level's that set one, else 0.25 s (§9.2).
     public static func animationDuration() -> Double {
-        TransactionStack.current.lookup(\.duration) ?? MediaTiming.defaultDuration
+        let levels = TransactionStack.current.levels
+        for level in levels.reversed() { if let d = level.duration { return d } }
+        return MediaTiming.defaultDuration
     }
 
     /// Sets the current level's ``animationDuration()``. A value that is not finite and positive
@@ -69,7 +71,9 @@ public enum Transaction {
     /// The timing function of implicit animations: the innermost level's that set one, else nil
     /// (implicit animations then use `.default`, semantics §3.3).
     public static func animationTimingFunction() -> TimingFunction? {
-        TransactionStack.current.lookup(\.timingFunction) ?? nil
+        let levels = TransactionStack.current.levels
+        for level in levels.reversed() { if let f = level.timingFunction { return f } }
+        return nil
     }
 
     /// Sets the current level's ``animationTimingFunction()`` (nil: back to the enclosing level's).
@@ -80,7 +84,9 @@ public enum Transaction {
     /// Whether property changes run no actions (no implicit animations, §9.2): the innermost
     /// level's setting, else false.
     public static func disableActions() -> Bool {
-        TransactionStack.current.lookup(\.disableActions) ?? false
+        let levels = TransactionStack.current.levels
+        for level in levels.reversed() { if let flag = level.disableActions { return flag } }
+        return false
     }
 
     /// Sets the current level's ``disableActions()``.
@@ -188,13 +194,6 @@ final class TransactionStack {
     /// Opens the implicit transaction if no transaction is open: every change does (§9.1).
     func touch() {
         if levels.isEmpty { levels.append(Level(isImplicit: true)) }
-    }
-
-    func lookup<T>(_ setting: KeyPath<Level, T?>) -> T? {
-        for level in levels.reversed() {
-            if let value = level[keyPath: setting] { return value }
-        }
-        return nil
     }
 
     /// Every open level's completion group: an animation added now is waited for by each.

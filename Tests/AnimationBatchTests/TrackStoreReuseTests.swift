@@ -90,6 +90,10 @@ struct TrackStoreReuseTests {
                 try? store.setModelValue(0.3, layer: layer, property: "opacity")
                 _ = try? store.add(fade(duration: 0.5), layer: layer, forKey: "opacity")
                 for k in 0..<4 { record(evaluator, at: Double(k) * 0.25, &log, layers: [layer]) }
+                // Another animation on the slot: the revived track joins a composed slot.
+                var extra = fade(from: 0.1, to: 0.2, duration: 3, begin: 0.9)
+                extra.isAdditive = true
+                _ = try? store.add(extra, layer: layer, forKey: "extra")
                 // The key's next animation: the same shape, new values, timing and function.
                 var next = fade(from: 0.8, to: nil, duration: 2, begin: 1)
                 next.timingFunction = .default

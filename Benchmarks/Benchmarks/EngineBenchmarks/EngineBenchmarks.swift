@@ -1,7 +1,9 @@
 // package-benchmark suites over design.md's standard workloads: W1 (timing curves), W2 at 10k,
 // 100k and 1M properties, W2 with every value read in bulk and with 1 % retargeted per tick, W3
-// (the seed layers, through a scene until LayerTree's tick exists), each kernel family alone, and
-// the scalar reference on the same data — on 1 and 2 threads.
+// (the seed layers: the engine's frame on a scene's store, and LayerTree's tick with every value
+// read in bulk beside the engine's frame on the same tree, and ticks after 1 % of the layers were
+// given an implicit animation), each kernel family alone, and the scalar reference on the same
+// data — on 1 and 2 threads.
 // Metrics: wall clock, throughput and malloc count (a steady-state frame must count 0). The
 // instruction metric needs hardware counters, which these virtual machines do not expose:
 // `instruction-count` measures instructions per evaluation under callgrind instead.
@@ -13,6 +15,8 @@ import AnimationScene
 import AnimationWorkloads
 import Benchmark
 import Foundation
+import LayerTree
+import LayerTreeSeeds
 
 let small = ProcessInfo.processInfo.environment["BENCHMARK_SCALE"] == "small"
 func scaled(_ n: Int) -> Int { small ? max(n / 10, 1_000) : n }
@@ -52,6 +56,41 @@ final class ChurnState {
         animation.timing.beginTime = t
         handles[i] = (try? store.replace(handles[i], with: animation)) ?? handles[i]
         cursor += 1
+    }
+}
+
+/// Every presentation column of a store copied out, as a renderer uploads it (the bulk read of
+/// the end-to-end benchmarks).
+final class ColumnCopier {
+    let store: TrackStore
+    var properties: [String] = []
+    var staging: UnsafeMutablePointer<Double>
+    var capacity = 1
+
+    init(_ store: TrackStore) {
+        self.store = store
+        staging = .allocate(capacity: 1)
+        staging.initialize(to: 0)
+    }
+
+    deinit { staging.deallocate() }
+
+    func copy() {
+        if properties.count != store.presentationColumnCount {
+            properties = store.presentationProperties
+            let largest = properties.compactMap { store.presentation(of: $0)?.values.count }.max() ?? 1
+            if largest > capacity {
+                staging.deallocate()
+                capacity = 2 * largest
+                staging = .allocate(capacity: capacity)
+                staging.initialize(repeating: 0, count: capacity)
+            }
+        }
+        for property in properties {
+            guard let column = store.presentation(of: property), let values = column.values.baseAddress,
+                  column.values.count <= capacity else { continue }
+            staging.update(from: values, count: column.values.count)
+        }
     }
 }
 
@@ -246,6 +285,81 @@ let benchmarks: @Sendable () -> Void = {
         frameBenchmark("W3 seed layers (\(seedLayers) layers), \(threads) thread\(threads == 1 ? "" : "s")", threads: threads) {
             try SceneEvaluation(try SeedScene.make(layers: seedLayers)).store
         }
+    }
+
+    // W3 through LayerTree: `LayerContext.tick` (commit, evaluate, reap, display, callbacks) with
+    // every value read in bulk, and the engine's own frame with the same read on the same tree's
+    // store (the ratio of the LayerTree issue, ≤ 1.25×), 1 and 2 threads.
+    for threads in [1, 2] {
+        Benchmark("W3 LayerContext.tick + bulk read (\(seedLayers) layers), \(threads) thread\(threads == 1 ? "" : "s")",
+                  configuration: .init(metrics: metrics, tags: ["threads": "\(threads)", "build": BuildInfo.summary],
+                                       timeUnits: .microseconds, warmupIterations: 3, scalingFactor: .one,
+                                       maxDuration: .seconds(2), maxIterations: 10_000)) { (benchmark: Benchmark, context: LayerContext) in
+            context.evaluator.configuration.maximumThreads = threads
+            let copier = ColumnCopier(context.store)
+            context.tick(at: 0)
+            copier.copy()
+            var frame = 1
+            benchmark.startMeasurement()
+            for _ in benchmark.scaledIterations {
+                context.tick(at: Double(frame) / 60)
+                copier.copy()
+                frame += 1
+            }
+            benchmark.stopMeasurement()
+            blackHole(copier.staging[0])
+        } setup: {
+            try SeedTree.make(layers: seedLayers)
+        }
+    }
+    Benchmark("W3 engine frame + bulk read on the LayerTree's store (\(seedLayers) layers), 2 threads",
+              configuration: .init(metrics: metrics, tags: ["threads": "2", "build": BuildInfo.summary],
+                                   timeUnits: .microseconds, warmupIterations: 3, scalingFactor: .one,
+                                   maxDuration: .seconds(2), maxIterations: 10_000)) { (benchmark: Benchmark, context: LayerContext) in
+        context.evaluator.configuration.maximumThreads = 2
+        let copier = ColumnCopier(context.store)
+        context.tick(at: 0)
+        copier.copy()
+        var frame = 1
+        benchmark.startMeasurement()
+        for _ in benchmark.scaledIterations {
+            context.evaluator.evaluate(at: Double(frame) / 60)
+            copier.copy()
+            frame += 1
+        }
+        benchmark.stopMeasurement()
+        blackHole(copier.staging[0])
+    } setup: {
+        try SeedTree.make(layers: seedLayers)
+    }
+    // 1 % of the layers given a new implicit animation (an opacity change: the default action,
+    // from the presentation value), then a tick with the bulk read — per iteration. Changes
+    // allocate (actions, and compiling until a layer's key has a parked track); the tick does not.
+    Benchmark("LayerTree implicit animations on 1 % of the seed layers then tick + bulk read (\(seedLayers) layers), 2 threads",
+              configuration: .init(metrics: metrics, tags: ["threads": "2", "build": BuildInfo.summary],
+                                   timeUnits: .microseconds, warmupIterations: 3, scalingFactor: .one,
+                                   maxDuration: .seconds(2), maxIterations: 10_000)) { (benchmark: Benchmark, context: LayerContext) in
+        context.evaluator.configuration.maximumThreads = 2
+        let copier = ColumnCopier(context.store)
+        let layers = context.rootLayer.sublayers ?? []
+        let perTick = max(1, layers.count / 100)
+        var next = 0, frame = 1
+        context.tick(at: 0)
+        benchmark.startMeasurement()
+        for _ in benchmark.scaledIterations {
+            for _ in 0..<perTick {
+                let layer = layers[next % layers.count]
+                layer.opacity = layer.opacity == 1 ? 0.5 : 1
+                next += 1
+            }
+            context.tick(at: Double(frame) / 60)
+            copier.copy()
+            frame += 1
+        }
+        benchmark.stopMeasurement()
+        blackHole(copier.staging[0])
+    } setup: {
+        try SeedTree.make(layers: seedLayers)
     }
 
     // The Dispatch scheduler (`FrameEvaluator.Configuration.Scheduler.dispatch`), 2 threads, beside
