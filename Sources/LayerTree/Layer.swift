@@ -199,9 +199,11 @@ open class Layer {
     /// Appends `layer` to the sublayers (removing it from its superlayer first). A layer joining a
     /// context's tree brings its model values and waiting animations into the engine; moving
     /// within one context keeps its animations. Adding a layer to itself or to one of its own
-    /// sublayers is ignored (it would make a cycle).
+    /// sublayers (a cycle), a presentation copy, or a context's root layer is ignored.
     public func addSublayer(_ layer: Layer) {
-        guard layer !== self, !isDescendant(of: layer), modelLayer == nil else { return }
+        // Not itself, an ancestor (a cycle), a presentation copy, nor another context's root.
+        guard layer !== self, !isDescendant(of: layer), modelLayer == nil, layer.modelLayer == nil,
+              !(layer.context != nil && layer.storedSuperlayer == nil) else { return }
         if let old = layer.storedSuperlayer {
             if old.context != nil && old.context === context {
                 old.storedSublayers.removeAll { $0 === layer }

@@ -134,10 +134,15 @@ public final class LayerContext {
     private func displayLayers() {
         for layer in watchedLayers {
             guard let id = layer.id else { continue }
-            for (key, shown) in layer.displayedValues {
-                guard let slot = store.slot(layer: id, property: key), let now = store.presentationValue(of: slot), now != shown else { continue }
-                layer.displayedValues[key] = now
-                if !layer.needsDisplayFlag { layer.setNeedsDisplay() }
+            // By index, writing in place: iterating a copy while writing would copy the storage.
+            var index = layer.displayedValues.startIndex
+            while index != layer.displayedValues.endIndex {
+                let (key, shown) = layer.displayedValues[index]
+                if let slot = store.slot(layer: id, property: key), let now = store.presentationValue(of: slot), now != shown {
+                    layer.displayedValues.values[index] = now
+                    if !layer.needsDisplayFlag { layer.setNeedsDisplay() }
+                }
+                index = layer.displayedValues.index(after: index)
             }
         }
         guard !displayList.isEmpty else { return }

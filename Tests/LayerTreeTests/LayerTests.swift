@@ -186,3 +186,36 @@ struct LayerTests {
         #expect(recorder.values.count == 4)
     }
 }
+
+@Suite("Layer: the tree's edges")
+struct LayerTreeEdgeTests {
+    @Test("a context's root, a presentation copy and a cycle cannot be added as sublayers")
+    func refusedSublayers() throws {
+        let a = context(), b = context()
+        let layer = Layer()
+        a.rootLayer.addSublayer(layer)
+        layer.addSublayer(b.rootLayer)
+        #expect(layer.sublayers == nil && b.rootLayer.superlayer == nil)
+        a.tick(at: 0.1)
+        let copy = try #require(layer.presentation())
+        a.rootLayer.addSublayer(copy)
+        #expect(a.rootLayer.sublayers?.count == 1)
+        #expect(a.layerCount == 2 && b.layerCount == 1)
+    }
+
+    @Test("a layer moved to another context leaves the first: its animations stop there, cancelled")
+    func movingBetweenContexts() throws {
+        let a = context(), b = context()
+        let layer = Layer()
+        a.rootLayer.addSublayer(layer)
+        let r = Recorder()
+        try layer.add(opacityFade(duration: 5), forKey: "f", delegate: r)
+        a.tick(at: 0.5)
+        b.rootLayer.addSublayer(layer)
+        #expect(a.layerID(of: layer) == nil && b.layerID(of: layer) != nil)
+        #expect(layer.animationKeys() == nil)
+        a.tick(at: 0.6)
+        #expect(r.log == ["start", "stop(false)"])
+        #expect(a.layerCount == 1 && b.layerCount == 2)
+    }
+}
