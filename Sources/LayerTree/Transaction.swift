@@ -112,6 +112,34 @@ public enum Transaction {
 
     /// How many transactions are open on this thread (the implicit one counts).
     public static var depth: Int { TransactionStack.current.levels.count }
+
+    /// Takes the global recursive lock that Core Animation offers for changing layer properties
+    /// from several threads (§9.4). Layer trees here are confined to one thread (``LayerContext``);
+    /// the lock is for hosts that share other state around their trees. Every `lock()` needs an
+    /// `unlock()` on the same thread.
+    public static func lock() { TransactionLock.shared.lock() }
+
+    /// Releases the lock taken by ``lock()``.
+    public static func unlock() { TransactionLock.shared.unlock() }
+}
+
+/// A recursive pthread mutex (raw memory: the mutex is allocated once and never moves, as
+/// pthread requires).
+final class TransactionLock: @unchecked Sendable {   // the mutex serialises every access itself
+    static let shared = TransactionLock()
+    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+
+    private init() {
+        mutex = .allocate(capacity: 1)
+        var attributes = pthread_mutexattr_t()
+        pthread_mutexattr_init(&attributes)
+        pthread_mutexattr_settype(&attributes, Int32(PTHREAD_MUTEX_RECURSIVE))
+        pthread_mutex_init(mutex, &attributes)
+        pthread_mutexattr_destroy(&attributes)
+    }
+
+    func lock() { pthread_mutex_lock(mutex) }
+    func unlock() { pthread_mutex_unlock(mutex) }
 }
 
 /// A completion block and the animations it waits for (semantics §9.3).

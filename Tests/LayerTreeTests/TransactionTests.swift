@@ -187,6 +187,27 @@ struct TransactionTests {
         #expect(near(layer.presentation()?.opacity, expected))
     }
 
+    @Test("§9.4 lock and unlock are a recursive lock")
+    func lockIsRecursive() {
+        Transaction.lock()
+        Transaction.lock()   // recursive: no deadlock
+        Transaction.unlock()
+        let taken = Mutex<Bool>(false)
+        let done = DispatchSemaphore(value: 0)
+        let thread = Thread {
+            Transaction.lock()   // waits until the test thread unlocks
+            taken.withLock { $0 = true }
+            Transaction.unlock()
+            done.signal()
+        }
+        thread.start()
+        usleep(20_000)
+        #expect(!taken.withLock { $0 }, "held by this thread")
+        Transaction.unlock()
+        done.wait()
+        #expect(taken.withLock { $0 })
+    }
+
     @Test("transactions are per thread")
     func perThread() {
         freshTransactions()
