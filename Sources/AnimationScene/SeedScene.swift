@@ -9,8 +9,9 @@ import AnimationCore
 /// cycles instead of moving in lockstep; layers sit on a grid 120 points apart. The result is
 /// deterministic: the same count gives the same scene.
 ///
-/// Until LayerTree exists this is what `animation-engine bench --scene seeds` measures (through a
-/// ``SceneEvaluation``); LayerTree's `tick` will drive the same layers.
+/// `animation-engine bench --scene seeds` builds the same layers as a LayerTree (LayerTreeSeeds'
+/// `SeedTree`) and measures its ticks; the scene is what the reference comparison and the
+/// package-benchmark `W3 seed layers` frames use.
 public enum SeedScene {
     /// The five kinds, in the order the layers cycle through them.
     public static let kinds = ["progressRing", "stroke", "arc", "color", "spring"]
