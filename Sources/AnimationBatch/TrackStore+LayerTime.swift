@@ -68,8 +68,10 @@ extension TrackStore {
     /// on the frame's time, as before, through the kernels' fastest path.
     ///
     /// - Parameters:
+    ///   - layer: the layer (it needs no slots or animations yet: those added later read its time).
     ///   - parent: the layer whose local time is this layer's parent time; it must have a time
     ///     of its own. Nil: the frame's time.
+    ///   - timing: the layer's `beginTime`, `speed` and `timeOffset`.
     /// - Throws: `AnimationError` naming `beginTime`, `speed` or `timeOffset` when it is not
     ///   finite, or `parent` when it has no time of its own or is `layer` or one of its
     ///   descendants (a cycle). Nothing changes then.

@@ -87,7 +87,7 @@ struct TrackStoreReuseTests {
         let runs = [false, true].map { parks in
             script(parks: parks) { store, evaluator, log in
                 let layer = LayerID(7)
-                try? store.setModelValue(0.3, layer: layer, property: "opacity")
+                _ = try? store.setModelValue(0.3, layer: layer, property: "opacity")
                 _ = try? store.add(fade(duration: 0.5), layer: layer, forKey: "opacity")
                 for k in 0..<4 { record(evaluator, at: Double(k) * 0.25, &log, layers: [layer]) }
                 // Another animation on the slot: the revived track joins a composed slot.
