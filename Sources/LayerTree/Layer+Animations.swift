@@ -12,7 +12,8 @@ extension Layer {
     /// in ticks (§8.1); the animation retains it.
     ///
     /// Outside a context the animation waits, validated, and is added when the layer joins one
-    /// (its beginTime and duration resolved then).
+    /// (its beginTime and duration resolved then); if it names a key the layer has no value for,
+    /// it is dropped then and ``LayerContext/lastActionError`` says why.
     ///
     /// - Throws: `AnimationError` naming the first invalid field, or `keyPath` when it names a
     ///   key the layer has no value for.

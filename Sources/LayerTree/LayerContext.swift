@@ -24,7 +24,9 @@ import AnimationCore
 ///    are removed on completion (§1.4);
 /// 4. `display()` is called on the presentation copy of each layer that needs display (§11):
 ///    a needs-display key changed in the model or in the presentation, or `setNeedsDisplay()`
-///    was called — in the order the layers were marked, then in the order they joined the tree;
+///    was called — once per layer, in the order the layers were marked (those whose keys changed
+///    in the presentation are marked during the tick, in the order their keys were first
+///    animated or set);
 /// 5. animation delegates are told, each animation at most one start and one stop (§8.1):
 ///    first the stops of animations removed, replaced or cancelled since the last tick
 ///    (`finished: false`) in the order that happened, then this tick's starts, then this
@@ -48,8 +50,10 @@ public final class LayerContext {
     public private(set) var currentTime: Double = 0
     /// How many ticks have run.
     public private(set) var tickCount = 0
-    /// The last error of an action's animation that could not be added (an action runs inside a
-    /// property setter, which cannot throw): the change itself is kept.
+    /// The last error of an animation that could not be added where nothing can throw: an
+    /// action's (it runs inside a property setter; the change itself is kept), or one that waited
+    /// for its layer to join the tree (``Layer/add(_:forKey:delegate:)``) and turned out to name
+    /// a key the layer has no value for.
     public private(set) var lastActionError: AnimationError?
 
     /// Every layer in the tree by its engine name.
@@ -331,7 +335,15 @@ public final class LayerContext {
             updateTime(of: l)
             let waiting = l.waitingAnimations
             l.waitingAnimations = []
-            for w in waiting { try? add(w.animation, to: l, forKey: w.key, delegate: w.delegate) }
+            for w in waiting {
+                // Checked when added; what needs the tree (a key the layer has no value for) is
+                // checked now, and a failure is reported where an action's would be.
+                do {
+                    try add(w.animation, to: l, forKey: w.key, delegate: w.delegate)
+                } catch {
+                    lastActionError = (error as? AnimationError) ?? AnimationError(field: w.key ?? "animation", reason: "\(error)")
+                }
+            }
             if l.needsDisplayFlag { needsDisplay(l) }
             pending.append(contentsOf: l.storedSublayers.reversed())
         }

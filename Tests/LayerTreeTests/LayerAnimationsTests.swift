@@ -260,6 +260,11 @@ struct LayerAnimationsTests {
         try layer.add(opacityFade(duration: 2), forKey: "w", delegate: r)
         #expect(layer.animationKeys() == ["w"])
         #expect(throws: AnimationError.self) { try layer.add(opacityFade(duration: .nan), forKey: "bad") }
+        let keyless = Layer()
+        try keyless.add(BasicAnimation(keyPath: "unknownKey", from: 0.0, to: 1.0), forKey: "u")
+        ctx.rootLayer.addSublayer(keyless)
+        #expect(keyless.animationKeys() == nil)
+        #expect(ctx.lastActionError?.field == "keyPath")
         ctx.rootLayer.addSublayer(layer)
         #expect(layer.animation(forKey: "w")?.beginTime == 10)
         ctx.tick(at: 11)
