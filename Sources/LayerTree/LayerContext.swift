@@ -86,7 +86,12 @@ public final class LayerContext {
     private var delivering: [Callback] = []
 
     /// A context with an empty root layer and an engine with the given configuration.
+    ///
+    /// Creating a context commits this thread's implicit transaction, when it is the only one
+    /// open, as a new turn of a run loop would (§9.1): settings left on it earlier (a
+    /// `setDisableActions(true)` outside `begin()`, say) do not leak into the new tree's changes.
     public init(configuration: FrameEvaluator.Configuration = FrameEvaluator.Configuration()) {
+        TransactionStack.current.commitImplicit(runNow: true)
         store = TrackStore()
         // A property changed again and again (each change an implicit animation, §10) takes its
         // finished animation's track over instead of compiling one: 8 µs → well under 1 µs.

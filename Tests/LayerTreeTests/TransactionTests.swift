@@ -187,6 +187,23 @@ struct TransactionTests {
         #expect(near(layer.presentation()?.opacity, expected))
     }
 
+    @Test("§9.1 a new context starts from a committed implicit transaction: earlier settings do not leak")
+    func newContextCommitsImplicit() {
+        freshTransactions()
+        Transaction.setDisableActions(true)   // on the implicit transaction, never ticked
+        #expect(Transaction.depth == 1)
+        let layer = Layer()
+        let ctx = context(with: layer)   // (the helper commits too; a bare context does it itself)
+        _ = ctx
+        Transaction.setDisableActions(true)
+        let bare = LayerContext()
+        #expect(Transaction.depth == 0 && !Transaction.disableActions())
+        let other = Layer()
+        bare.rootLayer.addSublayer(other)
+        other.opacity = 0.5
+        #expect(other.animationKeys() == ["opacity"])
+    }
+
     @Test("§9.4 lock and unlock are a recursive lock")
     func lockIsRecursive() {
         Transaction.lock()
