@@ -36,6 +36,9 @@ extension Layer {
     /// This layer's local time at context time `time`: its ancestors' maps from the root down,
     /// then its own (§2.7).
     func localTime(atContextTime time: Double) -> Double {
+        // Identity timings map a time to itself exactly: a tree without any (the common case)
+        // needs no list, and an implicit change no allocation.
+        guard hasOwnTimeInTree else { return time }
         var chain: [LayerTiming] = []
         var current: Layer? = self
         while let layer = current {

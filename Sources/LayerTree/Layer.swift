@@ -40,6 +40,9 @@ open class Layer {
     var needsDisplayFlag = false
     /// The presentation value each key's action started from, and in which tick interval.
     var actionStart: [String: (tick: Int, value: AnimationValue)] = [:]
+    /// The last animation each key's action added, for taking it over when the same action runs
+    /// again (``LayerContext``'s implicit fast path, §10).
+    var implicitAnimations: [String: ImplicitAnimation] = [:]
     /// Whether its context compares its needs-display keys after each tick.
     var isWatched = false
     /// Animations added while outside a context: added to the engine when the layer joins one.

@@ -224,6 +224,12 @@ final class TransactionStack {
         if levels.isEmpty { levels.append(Level(isImplicit: true)) }
     }
 
+    /// Whether an open level has a completion block (checked before ``openGroups()``, which
+    /// builds an array: most changes happen with none).
+    var hasOpenGroups: Bool {
+        levels.contains { $0.completion != nil }
+    }
+
     /// Every open level's completion group: an animation added now is waited for by each.
     func openGroups() -> [CompletionGroup] {
         levels.compactMap { $0.completion }

@@ -146,4 +146,90 @@ struct TrackStoreReuseTests {
         #expect(evaluator.value(layer: layer, property: "opacity") == .scalar(0.5))
         #expect(store.animation(good) != nil)
     }
+
+    /// The animation an implicit action adds (LayerTree, §10): from a value to the one beneath.
+    func implicit(from: Double, begin: Double, duration: Double = 0.5) -> BasicAnimation {
+        var a = BasicAnimation(keyPath: "opacity")
+        a.fromValue = .scalar(from)
+        a.duration = duration
+        a.beginTime = begin
+        a.timingFunction = .default
+        return a
+    }
+
+    @Test("§10 an implicit action's animation taken over in the columns (live or parked) equals adding its copy, bit for bit")
+    func retargetImplicitEqualsAdd() throws {
+        let runs = [false, true].map { fast in
+            script(parks: true) { store, evaluator, log in
+                let layer = LayerID(3)
+                _ = try? store.setModelValue(0.2, layer: layer, property: "opacity")
+                var handle = try? store.add(implicit(from: 1, begin: 0), layer: layer, forKey: "opacity")
+                // Re-adds the key's animation from `from` at `t`: in the columns, or as a copy.
+                func again(from: Double, at t: Double) {
+                    if fast, let h = handle, let taken = store.retargetImplicit(h, layer: layer, forKey: "opacity", from: .scalar(from), beginTime: t) {
+                        handle = taken
+                        log.append("taken over \(taken)")
+                    } else {
+                        handle = try? store.add(implicit(from: from, begin: t), layer: layer, forKey: "opacity")
+                        log.append("added \(String(describing: handle))")
+                    }
+                }
+                for k in 0..<3 { record(evaluator, at: Double(k) * 0.1, &log, layers: [layer]) }
+                again(from: 0.7, at: 0.25)   // mid-flight: the live animation
+                _ = try? store.setModelValue(0.6, layer: layer, property: "opacity")   // the end follows the model
+                for k in 3..<12 { record(evaluator, at: Double(k) * 0.1, &log, layers: [layer]) }
+                log.append("animation \(String(describing: handle.flatMap { store.animation($0) }))")
+                again(from: 0.9, at: 1.2)   // finished and parked
+                for k in 12..<22 { record(evaluator, at: Double(k) * 0.1, &log, layers: [layer]) }
+                again(from: 0.1, at: 2.2)
+                for k in 22..<26 { record(evaluator, at: Double(k) * 0.1, &log, layers: [layer]) }
+                log.append("animations \(store.animationCount) tracks \(store.trackCount) keys \(store.animationKeys(layer: layer))")
+            }
+        }
+        #expect(runs[0].filter { !$0.hasPrefix("taken") && !$0.hasPrefix("added") }
+                == runs[1].filter { !$0.hasPrefix("taken") && !$0.hasPrefix("added") })
+        #expect(runs[1].filter { $0.hasPrefix("taken") }.count == 3, "each re-add went through the columns")
+        // Same handles whichever way: the copy's add reuses the track in place too.
+        #expect(runs[0].filter { $0.hasPrefix("added") }.map { String($0.dropFirst(6)) }
+                == runs[1].filter { $0.hasPrefix("taken") }.map { "Optional(" + $0.dropFirst(11) + ")" })
+        #expect(runs[0].count > 40)
+    }
+
+    @Test("§10 the columns decline what they cannot take over, and nothing changes")
+    func retargetImplicitDeclines() throws {
+        let store = TrackStore(), layer = LayerID(1)
+        store.parksFinishedAnimations = true
+        try store.setModelValue(0.5, layer: layer, property: "opacity")
+        let evaluator = FrameEvaluator(store: store)
+        let h = try store.add(implicit(from: 1, begin: 0), layer: layer, forKey: "opacity")
+        #expect(store.retargetImplicit(h, layer: layer, forKey: "opacity", from: .point(Point(x: 1, y: 1)), beginTime: 0) == nil, "another kind")
+        #expect(store.retargetImplicit(h, layer: layer, forKey: "opacity", from: .scalar(.nan), beginTime: 0) == nil, "not finite")
+        #expect(store.retargetImplicit(h, layer: layer, forKey: "opacity", from: 0.3, beginTime: .infinity) == nil, "begin not finite")
+        #expect(store.retargetImplicit(h, layer: LayerID(2), forKey: "opacity", from: 0.3, beginTime: 0) == nil, "another layer")
+        #expect(store.retargetImplicit(h, layer: layer, forKey: "other", from: 0.3, beginTime: 0) == nil, "another key")
+        // A second animation on the slot: the value beneath is no longer the model.
+        var extra = fade(from: 0.1, to: 0.2, duration: 3)
+        extra.isAdditive = true
+        let e = try store.add(extra, layer: layer, forKey: "extra")
+        #expect(store.retargetImplicit(h, layer: layer, forKey: "opacity", from: 0.3, beginTime: 0) == nil, "composed slot")
+        #expect(store.remove(e))
+        // Replaced under its key by the host: the old handle no longer names the key's animation.
+        let replaced = try store.add(fade(), layer: layer, forKey: "opacity")
+        #expect(store.retargetImplicit(h, layer: layer, forKey: "opacity", from: 0.3, beginTime: 0) == nil, "replaced")
+        evaluator.evaluate(at: 0.5)
+        let reference = TrackStore()
+        try reference.setModelValue(0.5, layer: layer, property: "opacity")
+        try reference.add(fade(), layer: layer, forKey: "opacity")
+        let referenceFrames = FrameEvaluator(store: reference)
+        referenceFrames.evaluate(at: 0.5)
+        #expect(evaluator.value(layer: layer, property: "opacity") == referenceFrames.value(layer: layer, property: "opacity"))
+        #expect(store.animation(replaced) != nil && store.animationCount == 1)
+        // Parked, then freed with its slot: a handle from before cannot revive anything.
+        evaluator.evaluate(at: 2)
+        #expect(store.animationCount == 0)
+        let slot = try #require(store.slot(layer: layer, property: "opacity"))
+        #expect(store.removeSlot(slot))
+        try store.setModelValue(0.5, layer: layer, property: "opacity")
+        #expect(store.retargetImplicit(replaced, layer: layer, forKey: "opacity", from: 0.3, beginTime: 2) == nil, "freed")
+    }
 }

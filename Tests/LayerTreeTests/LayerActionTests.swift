@@ -173,4 +173,94 @@ struct LayerActionTests {
         #expect(layer.opacity == 0.5)
         #expect(ctx.lastActionError?.field == "repeatCount")
     }
+
+    /// Runs a script of property changes (mid-flight, after finishing, twice in a tick, under
+    /// other durations, with a completion block, with the host's own animation under the key,
+    /// with actions disabled, on a layer with its own time, across leaving and rejoining the
+    /// tree) and logs every tick's presentation values, callbacks and draws.
+    func implicitScript(takesOver: Bool) -> (log: [String], takeovers: Int) {
+        freshTransactions()
+        let ctx = LayerContext(configuration: FrameEvaluator.Configuration(maximumThreads: 1))
+        ctx.retargetsImplicitAnimations = takesOver
+        let plain = Layer(), styled = Layer(), slow = Layer(), ring = ProgressLayer()
+        styled.actions = ["opacity": { var a = BasicAnimation(keyPath: "opacity"); a.duration = 0.4; a.timingFunction = .easeOut; return .animation(a) }()]
+        slow.speed = 2
+        for l in [plain, styled, slow, ring] { ctx.rootLayer.addSublayer(l) }
+        let sink = LogSink()
+        var log: [String] = []
+        var t = 0.0
+        func tick(_ n: Int = 1) {
+            for _ in 0..<n {
+                t += 1.0 / 30
+                ctx.tick(at: t)
+                for (k, l) in [plain, styled, slow, ring].enumerated() {
+                    let p = l.presentation()
+                    log.append("\(t) \(k) \(String(describing: p?.opacity)) \(String(describing: p?.position)) "
+                               + "\(String(describing: p?.backgroundColor)) \(String(describing: p?.value(forKey: "progress")))")
+                }
+                log.append("keys \(plain.animationKeys()) \(slow.animationKeys())")
+                log.append(contentsOf: sink.lines)
+                sink.lines = []
+            }
+        }
+        tick()
+        plain.opacity = 0.2; styled.opacity = 0.3; slow.position = Point(x: 10, y: 5); ring.setValue(0.5, forKey: "progress")
+        tick(3)
+        plain.opacity = 0.9; styled.opacity = 1; slow.position = Point(x: -4, y: 8); ring.setValue(1, forKey: "progress")   // mid-flight
+        plain.opacity = 0.6   // twice in one tick: from where the first started
+        tick(20)
+        plain.opacity = 0.1; plain.backgroundColor = Color(red: 1, green: 0, blue: 0)   // finished: parked
+        tick(2)
+        slow.opacity = 0.5; slow.position = Point(x: 3, y: 3)
+        tick(2)
+        slow.opacity = 0.6   // live, and not the layer's newest: it becomes the newest
+        tick(2)
+        Transaction.begin()
+        Transaction.setAnimationDuration(1.5)   // another duration: a new animation
+        plain.opacity = 0.7
+        Transaction.commit()
+        tick(4)
+        Transaction.begin()
+        Transaction.setCompletionBlock { sink.lines.append("completion") }   // waited for: through add
+        plain.opacity = 0.3; styled.opacity = 0.5
+        Transaction.commit()
+        tick(20)
+        try? plain.add(BasicAnimation(keyPath: "opacity", from: 0.0, to: 0.5, duration: 0.5), forKey: "opacity",
+                       delegate: SharedLog("host", sink))   // the host's own animation under the key
+        tick(3)
+        plain.opacity = 0.8   // replaces the host's: not taken over
+        tick(3)
+        plain.opacity = 0.4
+        tick(3)
+        plain.removeAnimation(forKey: "opacity")
+        plain.opacity = 0.95
+        tick(2)
+        Transaction.begin()
+        Transaction.setDisableActions(true)
+        plain.opacity = 0.5   // no action; the running one now ends at the new model
+        Transaction.commit()
+        tick(3)
+        slow.removeFromSuperlayer()
+        slow.position = Point(x: 1, y: 1)
+        ctx.rootLayer.addSublayer(slow)   // rejoined: its old handles name nothing
+        slow.position = Point(x: 2, y: 3)
+        tick(3)
+        slow.position = Point(x: 0, y: 0)
+        ring.setValue(0.25, forKey: "progress")
+        tick(40)
+        return (log, ctx.implicitTakeovers)
+    }
+
+    @Test("§10 an action run again takes its last animation over in the engine: the same values and callbacks as adding it")
+    func takeoverEqualsAdd() {
+        let added = implicitScript(takesOver: false), takenOver = implicitScript(takesOver: true)
+        #expect(added.takeovers == 0)
+        #expect(takenOver.takeovers >= 8, "most re-runs went through the columns (\(takenOver.takeovers))")
+        #expect(added.log.count > 400 && added.log.contains("completion") && added.log.contains("host stop false"))
+        #expect(added.log == takenOver.log)
+        if added.log != takenOver.log, let k = added.log.indices.first(where: { $0 >= takenOver.log.count || added.log[$0] != takenOver.log[$0] }),
+           k < takenOver.log.count {
+            Issue.record("first difference at line \(k): \(added.log[k]) | \(takenOver.log[k])")
+        }
+    }
 }

@@ -17,7 +17,7 @@ class InterpolatingBatch: TrackBatch {
     /// The pending retarget's exact values (``targetState``).
     let targetFrom: ColumnSet<Double>
     let targetTo: ColumnSet<Double>
-    /// ``noTarget``, ``targetFromBeneath`` or ``targetFromValue``.
+    /// ``noTarget``, ``targetFromBeneath``, ``targetFromValue`` or ``targetToBeneath``.
     let targetState = Column<UInt8>(fill: 0)
 
     static let noTarget: UInt8 = 0
@@ -25,6 +25,8 @@ class InterpolatingBatch: TrackBatch {
     static let targetFromBeneath: UInt8 = 1
     /// From `targetFrom` to `targetTo`.
     static let targetFromValue: UInt8 = 2
+    /// From `targetFrom` to the value beneath (§4.1; an implicit action's animation, §10).
+    static let targetToBeneath: UInt8 = 3
 
     override init(width: Int) {
         start = VectorColumns(width: width)
@@ -93,11 +95,32 @@ class InterpolatingBatch: TrackBatch {
         targetState[i] = keepsFrom ? Self.targetFromValue : Self.targetFromBeneath
     }
 
-    /// Track `i`'s pending retarget as values of `kind`, or nil when none is pending.
-    func pendingTarget(_ i: Int, kind: ValueKind) -> (from: AnimationValue?, to: AnimationValue)? {
+    /// Retargets track `i` from `from` to `base`, the value beneath it (the model of the
+    /// exclusive slot it shows in): the start and change that ``setEndpoints(_:start:delta:)``
+    /// stores for `(from, base)`, and the exact `from` beside them; the animation keeps no `to`.
+    func retarget(_ i: Int, from: AnimationValue, toBeneath base: AnimationValue) {
+        let start = self.start.pointers, delta = self.delta.pointers, exactFrom = targetFrom.pointers
+        var first = SIMD4<Double>()
+        ValueStorage.forEachComponent(of: from) { c, v in
+            guard c < 4 else { return }   // the batch's width is 1, 2 or 4
+            first[c] = v
+            start[c][i] = Float(v)
+            exactFrom[c][i] = v
+        }
+        ValueStorage.forEachComponent(of: base) { c, v in
+            guard c < 4 else { return }
+            delta[c][i] = Float(v - first[c])
+        }
+        targetState[i] = Self.targetToBeneath
+    }
+
+    /// Track `i`'s pending retarget as values of `kind` (a nil `from` or `to` is the value
+    /// beneath), or nil when none is pending.
+    func pendingTarget(_ i: Int, kind: ValueKind) -> (from: AnimationValue?, to: AnimationValue?)? {
         switch targetState[i] {
         case Self.targetFromBeneath: (nil, ValueStorage.load(kind, from: targetTo, at: i))
         case Self.targetFromValue: (ValueStorage.load(kind, from: targetFrom, at: i), ValueStorage.load(kind, from: targetTo, at: i))
+        case Self.targetToBeneath: (ValueStorage.load(kind, from: targetFrom, at: i), nil)
         default: nil
         }
     }
