@@ -14,6 +14,8 @@ let package = Package(
         .library(name: "LayerTree", targets: ["LayerTree"]),
         // The five seed articles as LayerTree programs, and W3 built as a layer tree.
         .library(name: "LayerTreeSeeds", targets: ["LayerTreeSeeds"]),
+        // Lottie (Bodymovin) files in the subset L1: reading, evaluation, geometry.
+        .library(name: "AnimationLottie", targets: ["AnimationLottie"]),
         .executable(name: "animation-engine", targets: ["animation-engine"]),
         // The C interface: animation_engine.h and its implementation (link AnimationEngineC).
         .library(name: "AnimationEngineC", targets: ["AnimationEngineC", "CAnimationEngine"]),
@@ -49,6 +51,9 @@ let package = Package(
         // The seeds as LayerTree programs (drawn through AnimationScene's renderer) and W3 as a tree:
         // what `animation-engine demo` and `bench --scene seeds` run, and the integration tests.
         .target(name: "LayerTreeSeeds", dependencies: ["LayerTree", "AnimationScene", "AnimationWorkloads"]),
+        // Lottie files (lottie-semantics.md, subset L1): the reader with JSON-path errors and a report of
+        // what lies outside L1, the scalar reference evaluation, and the geometry hosts and checks read.
+        .target(name: "AnimationLottie", dependencies: ["AnimationCore", "AnimationScene"]),
         // Scene files (docs/scene-format.md): decoding with JSON-path errors, and evaluation by either engine.
         .target(name: "AnimationScene", dependencies: ["AnimationCore", "AnimationBatch"]),
         // The command: bench (the main job), evaluate, plot, render. A thin adapter over the libraries.
@@ -56,7 +61,7 @@ let package = Package(
             name: "animation-engine",
             dependencies: [
                 "AnimationCore", "AnimationBatch", "AnimationScene", "AnimationWorkloads", "CAllocationCounter",
-                "LayerTree", "LayerTreeSeeds",
+                "LayerTree", "LayerTreeSeeds", "AnimationLottie",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -98,6 +103,11 @@ let package = Package(
         .testTarget(
             name: "LayerTreeTests",
             dependencies: ["LayerTree", "LayerTreeSeeds", "AnimationScene", "AnimationBatch", "AnimationCore", "CAllocationCounter"]
+        ),
+        .testTarget(
+            name: "AnimationLottieTests",
+            dependencies: ["AnimationLottie", "AnimationCore"],
+            exclude: ["Files"]   // Lottie files written for the tests, read through #filePath
         ),
         .testTarget(
             name: "AnimationCoreTests",

@@ -9,13 +9,14 @@ import CAllocationCounter
 import Foundation
 import LayerTree
 import LayerTreeSeeds
+import AnimationLottie
 
 @main
 struct AnimationEngineCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "animation-engine",
         abstract: "Core Animation's animation model, evaluated in bulk.",
-        subcommands: [Bench.self, Evaluate.self, Render.self, Plot.self, Demo.self],
+        subcommands: [Bench.self, Evaluate.self, Render.self, Plot.self, Demo.self, Lottie.self],
         defaultSubcommand: Bench.self
     )
 
@@ -571,5 +572,75 @@ struct Demo: ParsableCommand {
         try writeAtomically(log, to: directory + "/log.txt")
         print(log, terminator: "")
         printError("wrote \(names.count) frames, index.html and log.txt to \(directory)")
+    }
+}
+
+struct Lottie: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Lottie (Bodymovin) files in the subset L1.",
+        subcommands: [LottieGeometry.self]
+    )
+}
+
+/// Reads a Lottie file, or fails naming the problem (every feature outside L1 with its path).
+func loadLottie(_ path: String, lenient: Bool) throws -> LottieAnimation {
+    guard let data = FileManager.default.contents(atPath: path) else { throw fail("cannot read '\(path)'") }
+    guard let text = String(data: data, encoding: .utf8) else { throw fail("'\(path)' is not UTF-8 text") }
+    do {
+        let animation = try LottieAnimation(json: text, lenient: lenient)
+        for issue in animation.skipped { printError("\(path): skipped (--lenient): \(issue)") }
+        return animation
+    } catch let error as LottieError {
+        throw fail("\(path): \(error)")
+    }
+}
+
+struct LottieGeometry: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "geometry",
+        abstract: "Print what a Lottie file draws at some frames: paths in device pixels, paints, opacities.",
+        discussion: """
+        The output is {"frames":[{"frame":F,"nodes":[{"path":[["M",x,y],["L",x,y],["C",x1,y1,x2,y2,x,y],["Z"]],
+        "fill":[r,g,b,a]|null,"stroke":[r,g,b,a]|null,"strokeWidth":w,"opacity":o}]}]}: nodes in painter's
+        order (back to front), one per fill or stroke with the paths it paints, fitted into SIZE × SIZE.
+        """
+    )
+
+    @Argument(help: "The Lottie file (JSON).")
+    var file: String
+
+    @Option(help: "The file's own frame numbers, comma-separated (ip ≤ f < op; fractions interpolate).")
+    var frames: String = "0"
+
+    @Option(help: "The square the composition is fitted into, in device pixels.")
+    var size: Double = 256
+
+    @Option(help: "Output format (json).")
+    var format: String = "json"
+
+    @Flag(help: "Skip what is purely cosmetic outside L1 (blend modes, layer effects, stroke dashes), saying so on standard error.")
+    var lenient = false
+
+    func validate() throws {
+        guard format == "json" else { throw ValidationError("--format must be json") }
+        guard size.isFinite && size > 0 && size <= 1_000_000 else { throw ValidationError("--size must be in (0, 1000000]") }
+        guard !parsedFrames.isEmpty, parsedFrames.count <= 100_000 else {
+            throw ValidationError("--frames must list 1 to 100000 numbers separated by commas (got '\(frames)')")
+        }
+    }
+
+    var parsedFrames: [Double] {
+        let parts = frames.split(separator: ",", omittingEmptySubsequences: false)
+        let numbers = parts.compactMap { Double($0.trimmingCharacters(in: .whitespaces)) }
+        return numbers.count == parts.count && numbers.allSatisfy(\.isFinite) ? numbers : []
+    }
+
+    func run() throws {
+        let animation = try loadLottie(file, lenient: lenient)
+        do {
+            print(try animation.geometryJSON(frames: parsedFrames, size: size))
+        } catch let error as LottieError {
+            throw fail("\(file): \(error)")
+        }
     }
 }

@@ -1,0 +1,154 @@
+import AnimationCore
+
+/// A Lottie (Bodymovin) animation in the subset L1, read by ``LottieAnimation/init(json:lenient:)``
+/// (lottie §1–§4): the composition's timing and size, its layers, and the precompositions they
+/// reference.
+public struct LottieAnimation: Sendable {
+    /// Frames per second (`fr`).
+    public var frameRate: Double
+    /// The first frame (`ip`).
+    public var inPoint: Double
+    /// One past the last frame (`op`).
+    public var outPoint: Double
+    /// The composition's size (`w`, `h`).
+    public var width: Double
+    public var height: Double
+    /// The layers, top first (the file's order; the last is drawn first, lottie §3.5).
+    public var layers: [LottieLayer]
+    /// Precompositions by asset id (`assets[].id` with `layers`).
+    public var precompositions: [String: [LottieLayer]]
+    /// What `lenient` reading skipped: cosmetic features, each with its JSON path.
+    public var skipped: [LottieIssue]
+}
+
+/// A layer of types shape (4), null (3), solid (1) or precomposition (0) (lottie §3.1).
+public struct LottieLayer: Sendable {
+    public enum Content: Sendable {
+        case shapes([LottieShapeItem])
+        case null
+        /// A `width` × `height` rectangle at the origin filled with `color` (`sw`, `sh`, `sc`).
+        case solid(width: Double, height: Double, color: Color)
+        /// The asset `id`'s layers, with the precomposition's time remap `tm` (seconds).
+        case precomposition(id: String, timeRemap: LottieProperty?)
+    }
+
+    public var name: String
+    /// `ind`, the name `parent` refers to.
+    public var index: Int?
+    /// `parent`: another layer's `ind` in the same composition (lottie §3.3).
+    public var parent: Int?
+    /// Shown for `inPoint ≤ f < outPoint` (`ip`, `op`, lottie §1.2).
+    public var inPoint: Double
+    public var outPoint: Double
+    /// `st` and `sr`: local frame = (f − st) / sr.
+    public var startTime: Double
+    public var stretch: Double
+    /// `hd`: not drawn (it still parents).
+    public var hidden: Bool
+    /// `ao`: turned along its position's path (lottie §3.4).
+    public var autoOrient: Bool
+    public var transform: LottieTransform
+    public var content: Content
+}
+
+/// A transform (`ks` of a layer, `tr` of a group; lottie §3.2): anchor, position (possibly split
+/// into x and y), scale in percent, rotation in degrees (clockwise on the y-down canvas),
+/// opacity in percent.
+public struct LottieTransform: Sendable {
+    public var anchor: LottieProperty
+    public var position: LottieProperty?
+    /// Split position (`p.s: true`): x and y animated on their own (lottie §2.7).
+    public var positionX: LottieProperty?
+    public var positionY: LottieProperty?
+    public var scale: LottieProperty
+    public var rotation: LottieProperty
+    public var opacity: LottieProperty
+
+    /// The identity: nothing moved, fully opaque.
+    public static let identity = LottieTransform(
+        anchor: LottieProperty(constant: [0, 0]), position: LottieProperty(constant: [0, 0]), positionX: nil, positionY: nil,
+        scale: LottieProperty(constant: [100, 100]), rotation: LottieProperty(constant: [0]), opacity: LottieProperty(constant: [100]))
+
+    /// The position at `frame`.
+    public func position(atFrame frame: Double) -> Point {
+        if let positionX, let positionY {
+            return Point(x: positionX.scalar(atFrame: frame), y: positionY.scalar(atFrame: frame))
+        }
+        let p = position?.value(atFrame: frame) ?? [0, 0]
+        return Point(x: p.first ?? 0, y: p.count > 1 ? p[1] : 0)
+    }
+
+    /// The matrix at `frame`: translate by −anchor, scale, rotate, translate by position
+    /// (lottie §3.2), plus `extraRotation` radians after the rotation (auto-orient, §3.4).
+    public func matrix(atFrame frame: Double, extraRotation: Double = 0) -> AffineTransform {
+        let a = anchor.value(atFrame: frame), s = scale.value(atFrame: frame)
+        let p = position(atFrame: frame)
+        let r = rotation.scalar(atFrame: frame) * .pi / 180 + extraRotation
+        var m = AffineTransform.translation(x: -(a.first ?? 0), y: -(a.count > 1 ? a[1] : 0))
+        m = m.concatenating(.scale(x: (s.first ?? 100) / 100, y: (s.count > 1 ? s[1] : s.first ?? 100) / 100))
+        if r != 0 { m = m.concatenating(.rotation(angle: r)) }
+        return m.concatenating(.translation(x: p.x, y: p.y))
+    }
+
+    /// The opacity at `frame`, 0…1.
+    public func opacity(atFrame frame: Double) -> Double {
+        min(max(opacity.scalar(atFrame: frame) / 100, 0), 1)
+    }
+}
+
+/// A shape item (lottie §4): geometry, a group, paint or a trim.
+public indirect enum LottieShapeItem: Sendable {
+    /// `gr`: items with the group's transform (`tr`, its last item).
+    case group(items: [LottieShapeItem], transform: LottieTransform, hidden: Bool)
+    /// `sh`: a Bézier path, possibly morphing.
+    case path(LottieShapeProperty, hidden: Bool)
+    /// `rc`: centre `p`, size `s`, roundness `r`; direction `d` (3: the other way round).
+    case rectangle(position: LottieProperty, size: LottieProperty, roundness: LottieProperty, reversed: Bool, hidden: Bool)
+    /// `el`: centre `p`, size `s`.
+    case ellipse(position: LottieProperty, size: LottieProperty, reversed: Bool, hidden: Bool)
+    /// `fl`: colour `c` (0–1), opacity `o` (percent).
+    case fill(color: LottieProperty, opacity: LottieProperty, hidden: Bool)
+    /// `st`: colour, opacity, width `w`.
+    case stroke(color: LottieProperty, opacity: LottieProperty, width: LottieProperty, hidden: Bool)
+    /// `tm`: start `s` and end `e` (percent), offset `o` (degrees), `sequential` for `m` = 2.
+    case trim(start: LottieProperty, end: LottieProperty, offset: LottieProperty, sequential: Bool, hidden: Bool)
+}
+
+/// A feature of a file outside L1, or skipped by lenient reading: which, and where.
+public struct LottieIssue: Sendable, Equatable, CustomStringConvertible {
+    /// The feature ("masks", "expressions", "gradients", …).
+    public var feature: String
+    /// The JSON path of the value that uses it (`layers[2].masksProperties`).
+    public var path: String
+    /// Whether lenient reading may skip it (it changes how the picture looks, not what is drawn
+    /// where): blend modes, layer effects, stroke dashes.
+    public var isCosmetic: Bool
+    /// `"<feature> at <path>"`.
+    public var description: String { "\(feature) at \(path)" }
+
+    /// An issue of `feature` at `path`.
+    public init(feature: String, path: String, isCosmetic: Bool) {
+        self.feature = feature
+        self.path = path
+        self.isCosmetic = isCosmetic
+    }
+}
+
+/// Why a file could not be read.
+public enum LottieError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// Not JSON: the parser's line, column and reason.
+    case syntax(String)
+    /// A value is missing or of the wrong kind at `path`.
+    case invalid(path: String, reason: String)
+    /// The file uses features outside L1 (every one found, with its path).
+    case unsupported([LottieIssue])
+
+    public var description: String {
+        switch self {
+        case .syntax(let message): message
+        case .invalid(let path, let reason): path.isEmpty ? reason : "\(path): \(reason)"
+        case .unsupported(let issues):
+            "outside the Lottie subset L1: " + issues.map(\.description).joined(separator: "; ")
+        }
+    }
+}

@@ -1,0 +1,217 @@
+import AnimationCore
+
+/// An animated or static property of a Lottie file as numbers: a scalar, a point, a colour
+/// (lottie §2). Keyframes are turned into segments when the file is read, each with its easing
+/// curves and, for a position with spatial tangents, the arc-length table of its path.
+public struct LottieProperty: Sendable {
+    /// How many numbers a value has.
+    public let dimension: Int
+    /// The keyframes' segments in time order (empty for a static property).
+    let segments: [Segment]
+    /// The value before the first key (and the static value).
+    let first: [Double]
+    /// The value at and after the last key.
+    let last: [Double]
+    /// The first key's frame (`.infinity` for a static property).
+    let firstFrame: Double
+
+    /// One keyframe segment, key k → key k + 1 (lottie §2.2–§2.6).
+    struct Segment: Sendable {
+        var startFrame: Double
+        var endFrame: Double
+        var start: [Double]
+        var end: [Double]
+        /// `h: 1`: the start value until the next key (lottie §2.5).
+        var hold: Bool
+        /// One curve per dimension, or one for all (lottie §2.4).
+        var easing: [TimingFunction]
+        /// The segment's path when its spatial tangents bend it (lottie §2.6).
+        var spatial: SpatialCurve?
+    }
+
+    /// A position segment's cubic, walked by arc length (lottie §2.6).
+    struct SpatialCurve: Sendable {
+        let measure: PathMeasure
+        /// The point at `fraction` of the curve's length (clamped to the curve).
+        func point(atFraction fraction: Double) -> Point {
+            measure.point(atLength: min(max(fraction, 0), 1) * measure.length)
+        }
+        /// The curve's direction at `fraction` of its length.
+        func tangent(atFraction fraction: Double) -> Point {
+            measure.tangent(atLength: min(max(fraction, 0), 1) * measure.length)
+        }
+    }
+
+    /// A static property.
+    public init(constant value: [Double]) {
+        dimension = value.count
+        segments = []
+        first = value
+        last = value
+        firstFrame = .infinity
+    }
+
+    init(dimension: Int, segments: [Segment], first: [Double], last: [Double]) {
+        self.dimension = dimension
+        self.segments = segments
+        self.first = first
+        self.last = last
+        firstFrame = segments.first?.startFrame ?? .infinity
+    }
+
+    /// Whether the property has keyframes.
+    public var isAnimated: Bool { !segments.isEmpty }
+
+    /// The segment that holds `frame`, or nil before the first key and at or after the last.
+    /// Two keys at the same frame are a jump: the later one's segment wins (lottie §2.3).
+    func segment(at frame: Double) -> Segment? {
+        guard let firstSegment = segments.first, frame >= firstSegment.startFrame,
+              let lastSegment = segments.last, frame < lastSegment.endFrame else { return nil }
+        // The last segment whose start is ≤ frame (binary search: segments are sorted).
+        var low = 0, high = segments.count - 1
+        while low < high {
+            let mid = (low + high + 1) / 2
+            if segments[mid].startFrame <= frame { low = mid } else { high = mid - 1 }
+        }
+        return segments[low]
+    }
+
+    /// The value at `frame` (the file's frame numbers, fractional allowed).
+    public func value(atFrame frame: Double) -> [Double] {
+        guard !segments.isEmpty else { return first }
+        guard let s = segment(at: frame) else { return frame < firstFrame ? first : last }
+        if s.hold || s.endFrame <= s.startFrame { return s.start }
+        let progress = (frame - s.startFrame) / (s.endFrame - s.startFrame)
+        if let curve = s.spatial {
+            let eased = s.easing[0].value(at: progress)
+            let p = curve.point(atFraction: eased)
+            var v = s.start
+            v[0] = p.x
+            if v.count > 1 { v[1] = p.y }
+            for d in 2..<v.count where d < s.end.count { v[d] = s.start[d] + (s.end[d] - s.start[d]) * eased }
+            return v
+        }
+        var v = s.start
+        for d in 0..<min(v.count, s.end.count) {
+            let eased = s.easing[d < s.easing.count ? d : 0].value(at: progress)
+            v[d] = s.start[d] + (s.end[d] - s.start[d]) * eased
+        }
+        return v
+    }
+
+    /// The direction of travel at `frame` for a position (lottie §3.4): the tangent of the
+    /// segment's path, or of the straight line between its ends; nil when the value does not
+    /// move there.
+    func direction(atFrame frame: Double) -> Point? {
+        guard let s = segment(at: frame) ?? (frame >= (segments.last?.endFrame ?? .infinity) ? segments.last : segments.first),
+              !s.hold, s.start.count >= 2, s.end.count >= 2 else { return nil }
+        if let curve = s.spatial {
+            let progress = s.endFrame > s.startFrame ? min(max((frame - s.startFrame) / (s.endFrame - s.startFrame), 0), 1) : 1
+            let t = curve.tangent(atFraction: s.easing[0].value(at: progress))
+            return t.x == 0 && t.y == 0 ? nil : t
+        }
+        let dx = s.end[0] - s.start[0], dy = s.end[1] - s.start[1]
+        return dx == 0 && dy == 0 ? nil : Point(x: dx, y: dy)
+    }
+
+    /// The scalar at `frame` (the first number).
+    public func scalar(atFrame frame: Double) -> Double {
+        value(atFrame: frame).first ?? 0
+    }
+}
+
+/// A Bézier path of a Lottie shape (`sh`, lottie §4.3): vertices with in and out tangents
+/// relative to their vertex.
+public struct LottieBezier: Sendable, Equatable {
+    public var closed: Bool
+    public var vertices: [Point]
+    public var inTangents: [Point]
+    public var outTangents: [Point]
+
+    /// A path of `vertices` with tangents relative to them.
+    public init(closed: Bool, vertices: [Point], inTangents: [Point], outTangents: [Point]) {
+        self.closed = closed
+        self.vertices = vertices
+        self.inTangents = inTangents
+        self.outTangents = outTangents
+    }
+
+    /// The path as rlottie builds it: a move to the first vertex, one cubic per segment (straight
+    /// segments too), and for a closed path a last cubic back to the first vertex and a close.
+    public func path(transform: AffineTransform = .identity) -> Path {
+        var path = Path()
+        guard let first = vertices.first else { return path }
+        path.move(to: first, transform: transform)
+        let n = vertices.count
+        for k in 1..<max(n, 1) where n > 1 {
+            path.addCurve(to: vertices[k], control1: vertices[k - 1] + outTangents[k - 1], control2: vertices[k] + inTangents[k],
+                          transform: transform)
+        }
+        if closed {
+            if n > 1 {
+                path.addCurve(to: first, control1: vertices[n - 1] + outTangents[n - 1], control2: first + inTangents[0],
+                              transform: transform)
+            }
+            path.closeSubpath()
+        }
+        return path
+    }
+
+    /// Vertex by vertex from `self` to `other` at `fraction` (same vertex counts).
+    func interpolated(to other: LottieBezier, fraction f: Double) -> LottieBezier {
+        func mix(_ a: [Point], _ b: [Point]) -> [Point] {
+            zip(a, b).map { Point(x: $0.x + ($1.x - $0.x) * f, y: $0.y + ($1.y - $0.y) * f) }
+        }
+        return LottieBezier(closed: closed, vertices: mix(vertices, other.vertices),
+                            inTangents: mix(inTangents, other.inTangents), outTangents: mix(outTangents, other.outTangents))
+    }
+}
+
+/// An animated or static path (`sh`'s `ks`): morphs interpolate vertex by vertex with the
+/// segment's easing (lottie §4.3).
+public struct LottieShapeProperty: Sendable {
+    struct Key: Sendable {
+        var frame: Double
+        var start: LottieBezier
+        var end: LottieBezier?
+        var hold: Bool
+        var easing: TimingFunction
+    }
+    let keys: [Key]
+    let constant: LottieBezier?
+
+    /// A static path.
+    public init(constant: LottieBezier) {
+        self.constant = constant
+        keys = []
+    }
+
+    init(keys: [Key]) {
+        self.keys = keys
+        constant = nil
+    }
+
+    /// The path at `frame`.
+    public func value(atFrame frame: Double) -> LottieBezier {
+        if let constant { return constant }
+        guard let first = keys.first else { return LottieBezier(closed: false, vertices: [], inTangents: [], outTangents: []) }
+        if frame < first.frame { return first.start }
+        // The last key at or before `frame` (the later of two at one frame, lottie §2.3).
+        var low = 0, high = keys.count - 1
+        while low < high {
+            let mid = (low + high + 1) / 2
+            if keys[mid].frame <= frame { low = mid } else { high = mid - 1 }
+        }
+        let k = keys[low]
+        guard low + 1 < keys.count else { return k.end ?? k.start }
+        let next = keys[low + 1]
+        let end = k.end ?? next.start
+        if k.hold || next.frame <= k.frame { return k.start }
+        let progress = (frame - k.frame) / (next.frame - k.frame)
+        return k.start.interpolated(to: end, fraction: k.easing.value(at: progress))
+    }
+}
+
+extension Point {
+    static func + (a: Point, b: Point) -> Point { Point(x: a.x + b.x, y: a.y + b.y) }
+}

@@ -1,0 +1,206 @@
+import AnimationCore
+import AnimationLottie
+import Testing
+
+/// What a file draws (the geometry of issue "Lottie at scale"), feature by feature of L1, on
+/// files written for these tests; each expectation is worked out by hand from lottie §1–§4.
+@Suite("Lottie geometry (lottie §1–§4)")
+struct LottieGeometryTests {
+    @Test("§4.4 rectangles as rlottie builds them: d = 1 and d = 3, rounded corners with handles 0.5523·r, roundness clamped")
+    func rectangles() throws {
+        // 200 × 100 fitted into 200 × 200: scale 1, moved down by 50. Painter's order: the last group first.
+        let nodes = try lottieFile("shapes-rectangles").nodes(atFrame: 0, size: 200)
+        #expect(nodes.map { $0.fill } == [Color(red: 1, green: 1, blue: 0), Color(red: 0, green: 0, blue: 1),
+                                           Color(red: 0, green: 1, blue: 0), Color(red: 1, green: 0, blue: 0)])
+        #expect(spelled(nodes[3].path) == ["M 50 70", "L 50 90", "L 10 90", "L 10 70", "L 50 70", "Z"])
+        #expect(spelled(nodes[2].path) == ["M 110 70", "L 70 70", "L 70 90", "L 110 90", "L 110 70", "Z"])
+        let k = 0.5523 * 5
+        #expect(spelled(nodes[1].path) == spelled({
+            var p = Path()
+            p.move(to: Point(x: 50, y: 115)); p.addLine(to: Point(x: 50, y: 125))
+            p.addCurve(to: Point(x: 45, y: 130), control1: Point(x: 50, y: 125 + k), control2: Point(x: 45 + k, y: 130))
+            p.addLine(to: Point(x: 15, y: 130))
+            p.addCurve(to: Point(x: 10, y: 125), control1: Point(x: 15 - k, y: 130), control2: Point(x: 10, y: 125 + k))
+            p.addLine(to: Point(x: 10, y: 115))
+            p.addCurve(to: Point(x: 15, y: 110), control1: Point(x: 10, y: 115 - k), control2: Point(x: 15 - k, y: 110))
+            p.addLine(to: Point(x: 45, y: 110))
+            p.addCurve(to: Point(x: 50, y: 115), control1: Point(x: 45 + k, y: 110), control2: Point(x: 50, y: 115 - k))
+            p.closeSubpath()
+            return p
+        }()))
+        // r = 50 on a 40 × 20 rectangle is clamped to 10: the short sides vanish (no zero-length lines).
+        let q = 0.5523 * 10
+        #expect(spelled(nodes[0].path) == spelled({
+            var p = Path()
+            p.move(to: Point(x: 110, y: 120))
+            p.addCurve(to: Point(x: 100, y: 110), control1: Point(x: 110, y: 120 - q), control2: Point(x: 100 + q, y: 110))
+            p.addLine(to: Point(x: 80, y: 110))
+            p.addCurve(to: Point(x: 70, y: 120), control1: Point(x: 80 - q, y: 110), control2: Point(x: 70, y: 120 - q))
+            p.addCurve(to: Point(x: 80, y: 130), control1: Point(x: 70, y: 120 + q), control2: Point(x: 80 - q, y: 130))
+            p.addLine(to: Point(x: 100, y: 130))
+            p.addCurve(to: Point(x: 110, y: 120), control1: Point(x: 100 + q, y: 130), control2: Point(x: 110, y: 120 + q))
+            p.closeSubpath()
+            return p
+        }()))
+    }
+
+    @Test("§4.4 §4.2 ellipses both ways; a paint covers every path above it; a stroke's width scales with its layer")
+    func ellipsesAndStroke() throws {
+        let nodes = try lottieFile("shapes-ellipse-stroke").nodes(atFrame: 0, size: 100)
+        #expect(nodes.count == 2)
+        // The fill (last item) first, covering both ellipses; then the stroke, covering the first.
+        let fill = nodes[0], stroke = nodes[1]
+        #expect(fill.fill == Color(red: 0.2, green: 0.4, blue: 0.6) && fill.stroke == nil && fill.opacity == 0.8)
+        #expect(stroke.stroke == Color(red: 0, green: 0, blue: 0) && stroke.fill == nil)
+        #expect(near(stroke.opacity, 0.4) && near(stroke.strokeWidth, 2), "80 % layer × 50 % stroke; width 4 at scale 50 %")
+        // Layer: scale 50 %, at (10, 10). Ellipse 1: centre (40, 40), 60 × 40 → centre (30, 30), radii 15 × 10.
+        let kx = 0.5523 * 15, ky = 0.5523 * 10
+        #expect(spelled(stroke.path) == spelled({
+            var p = Path()
+            p.move(to: Point(x: 30, y: 20))
+            p.addCurve(to: Point(x: 45, y: 30), control1: Point(x: 30 + kx, y: 20), control2: Point(x: 45, y: 30 - ky))
+            p.addCurve(to: Point(x: 30, y: 40), control1: Point(x: 45, y: 30 + ky), control2: Point(x: 30 + kx, y: 40))
+            p.addCurve(to: Point(x: 15, y: 30), control1: Point(x: 30 - kx, y: 40), control2: Point(x: 15, y: 30 + ky))
+            p.addCurve(to: Point(x: 30, y: 20), control1: Point(x: 15, y: 30 - ky), control2: Point(x: 30 - kx, y: 20))
+            p.closeSubpath()
+            return p
+        }()))
+        // Ellipse 2 (d = 3): centre (60, 60), radius 5, the other way round from the top.
+        let k = 0.5523 * 5
+        #expect(Array(spelled(fill.path).suffix(6)) == spelled({
+            var p = Path()
+            p.move(to: Point(x: 60, y: 55))
+            p.addCurve(to: Point(x: 55, y: 60), control1: Point(x: 60 - k, y: 55), control2: Point(x: 55, y: 60 - k))
+            p.addCurve(to: Point(x: 60, y: 65), control1: Point(x: 55, y: 60 + k), control2: Point(x: 60 - k, y: 65))
+            p.addCurve(to: Point(x: 65, y: 60), control1: Point(x: 60 + k, y: 65), control2: Point(x: 65, y: 60 + k))
+            p.addCurve(to: Point(x: 60, y: 55), control1: Point(x: 65, y: 60 - k), control2: Point(x: 60 + k, y: 55))
+            p.closeSubpath()
+            return p
+        }()))
+    }
+
+    @Test("§4.3 paths: one cubic per segment, closed with a last cubic and Z; a morph vertex by vertex; group opacity")
+    func pathsAndMorphs() throws {
+        let file = try lottieFile("shapes-path-morph")
+        let start = file.nodes(atFrame: 0, size: 100), middle = file.nodes(atFrame: 5, size: 100)
+        #expect(spelled(start[1].path) == ["M 10 10", "C 10 10 50 10 50 10", "C 50 10 30 40 30 40", "C 30 40 10 10 10 10", "Z"])
+        // Halfway (linear easing): every vertex and tangent halfway to the "e" path.
+        #expect(spelled(middle[1].path) == ["M 15 15", "C 17.5 15 52.5 15 55 15", "C 55 15 35 50 35 50", "C 35 50 15 15 15 15", "Z"])
+        // After the last key (which has only "t"), the end of the last segment holds.
+        #expect(spelled(file.nodes(atFrame: 15, size: 100)[1].path).first == "M 20 20")
+        // The open path in a 50 % group: stroked by the group's stroke, drawn first (the group is last).
+        #expect(spelled(start[0].path) == ["M 0 90", "C 10 90 40 90 50 90", "C 50 90 100 80 100 80"])
+        #expect(start[0].opacity == 0.5 && start[0].strokeWidth == 2)
+    }
+
+    @Test("§3.2 §3.3 anchor, scale, rotation and position; a parent's matrix (not its opacity); split position")
+    func transformsAndParenting() throws {
+        let file = try lottieFile("transforms-parenting")
+        let nodes = file.nodes(atFrame: 0, size: 100)
+        // Child: its 10 × 10 square less the anchor (5, 5), scaled 2 × 1, at (20, 0); then the
+        // parent's quarter turn (x, y) → (−y, x) and its position (50, 50).
+        #expect(spelled(nodes[1].path) == ["M 55 80", "L 45 80", "L 45 60", "L 55 60", "L 55 80", "Z"])
+        #expect(nodes[1].opacity == 0.5, "the child's own 50 %: parenting passes no opacity")
+        // The split position moves x alone: 0 → 100 over frames 0…10, y stays 80.
+        #expect(start(nodes[0]) == Point(x: 1, y: 79))
+        #expect(start(file.nodes(atFrame: 5, size: 100)[0]) == Point(x: 51, y: 79))
+        #expect(start(file.nodes(atFrame: 20, size: 100)[0]) == Point(x: 101, y: 79))
+    }
+
+    @Test("§2.2–§2.5 keyframes: s-only keys, per-dimension easing, holds, two keys at one frame, before and after")
+    func keyframes() throws {
+        let file = try lottieFile("keyframes")
+        func at(_ f: Double) -> Point {
+            let p = start(file.nodes(atFrame: f, size: 100)[0])!
+            return Point(x: p.x - 1, y: p.y + 1)   // the marker's centre
+        }
+        #expect(at(0) == Point(x: 0, y: 0))
+        // x eases linearly, y by its own curve (the spec's per-dimension easing; rlottie uses the first).
+        let y = try TimingFunction(controlPoints: 0.8, 0, 0.9, 0.3).value(at: 0.5) * 40
+        #expect(at(5).x == 20 && near(at(5).y, y) && !near(y, 20, 1))
+        #expect(at(10) == Point(x: 40, y: 40) && at(15) == Point(x: 40, y: 40), "held until the next key")
+        #expect(at(20) == Point(x: 60, y: 60))
+        #expect(near(at(25).x, 70) && near(at(25).y, 40), "ease in-out, halfway")
+        #expect(at(30) == Point(x: 10, y: 90), "two keys at frame 30: the later one")
+        #expect(at(35) == Point(x: 15, y: 90))
+        #expect(at(40) == Point(x: 20, y: 90) && at(59) == Point(x: 20, y: 90), "the last key holds")
+    }
+
+    @Test("§2.6 §3.4 a position along curved tangents by arc length, the layer turned along its direction of travel")
+    func spatialTangentsAndAutoOrient() throws {
+        let file = try lottieFile("spatial-auto-orient")
+        // Frame 0: heading straight up (tangent (0, −40)): the 10 × 2 marker stands upright.
+        #expect(spelled(file.nodes(atFrame: 0, size: 100)[0].path) == ["M 9 45", "L 11 45", "L 11 55", "L 9 55", "L 9 45", "Z"])
+        // Frame 10: half the time, linear easing → half the arc length: the symmetric curve's apex
+        // (50, 20), heading right.
+        #expect(spelled(file.nodes(atFrame: 10, size: 100)[0].path) == ["M 55 19", "L 55 21", "L 45 21", "L 45 19", "L 55 19", "Z"])
+        // By arc length, not by the curve's parameter: at frame 5 a quarter of the length is behind.
+        let curve = { () -> PathMeasure in
+            var p = Path()
+            p.move(to: Point(x: 10, y: 50))
+            p.addCurve(to: Point(x: 90, y: 50), control1: Point(x: 10, y: 10), control2: Point(x: 90, y: 10))
+            return PathMeasure(p)
+        }()
+        let quarter = curve.point(atLength: curve.length / 4)
+        let corners = file.nodes(atFrame: 5, size: 100)[0].path.elements.compactMap(\.endPoint)
+        let centre = Point(x: (corners[0].x + corners[2].x) / 2, y: (corners[0].y + corners[2].y) / 2)
+        #expect(near(centre.x, quarter.x, 1e-6) && near(centre.y, quarter.y, 1e-6))
+    }
+
+    @Test("§1.2 §3.1 precompositions: start time, stretch, visibility, time remap in seconds, opacity; a solid")
+    func precompositionsAndSolids() throws {
+        let file = try lottieFile("precomposition-solid")
+        let early = file.nodes(atFrame: 0, size: 100)
+        #expect(early.count == 2, "the stretched layer is shown from frame 5")
+        #expect(spelled(early[0].path) == ["M 100 0", "L 100 100", "L 0 100", "L 0 0", "L 100 0", "Z"])
+        #expect(early[0].fill == Color(red: 0x33 / 255.0, green: 0x66 / 255.0, blue: 0x99 / 255.0))
+        // Remapped: child frame = tm · fr = (0.5 + 0.2 · f / 20) · 10; the mover's x is its frame.
+        #expect(start(early[1]) == Point(x: 6, y: 49))
+        #expect(start(file.nodes(atFrame: 10, size: 100)[1]) == Point(x: 7, y: 49))
+        // Stretched: child frame = (f − 4) / 2, at the origin, through the layer's 50 %.
+        let later = file.nodes(atFrame: 10, size: 100)
+        #expect(later.count == 3 && start(later[2]) == Point(x: 4, y: -1) && later[2].opacity == 0.5)
+        #expect(file.nodes(atFrame: 30, size: 100).count == 2, "hidden again from its op")
+    }
+
+    @Test("§4.5 trim paths: parallel, sequential, an offset range wrapping past the end")
+    func trimPaths() throws {
+        let nodes = try lottieFile("trims").nodes(atFrame: 0, size: 100)
+        func ends(_ node: LottieNode) -> [String] {
+            node.path.elements.compactMap { e -> String? in
+                switch e {
+                case .move(let p): "M \(p.x.rounded()) \(p.y.rounded())"
+                case .curve(let p, _, _): "to \(p.x.rounded()) \(p.y.rounded())"
+                default: nil
+                }
+            }
+        }
+        // Painter's order: the last layer (wrapping) first.
+        let parallel = nodes[2].path.elements.compactMap(\.endPoint)
+        #expect(parallel.count == 4 && near(parallel[0].x, 25) && near(parallel[1].x, 75) && parallel[1].y == 10
+                && near(parallel[2].x, 12.5) && near(parallel[3].x, 37.5) && parallel[3].y == 20, "25–75 % of each path")
+        #expect(ends(nodes[1]) == ["M 75.0 30.0", "to 100.0 30.0", "M 0.0 40.0", "to 50.0 40.0"],
+                "50–100 % of both as one: the last quarter of the first, all of the second")
+        // 20–70 % moved by −216° (0.4 of a turn): 60–110 %, drawn as 0–10 % then 60–100 %.
+        #expect(ends(nodes[0]) == ["M 0.0 50.0", "to 10.0 50.0", "M 60.0 50.0", "to 100.0 50.0"])
+    }
+
+    @Test("the geometry document: its exact format, frames outside ip…op refused")
+    func geometryDocument() throws {
+        let json = """
+        {"fr":30,"ip":0,"op":30,"w":100,"h":50,"layers":[{"ty":4,"ip":0,"op":30,"st":0,"ks":{},"shapes":[
+          {"ty":"rc","p":{"a":0,"k":[50,25]},"s":{"a":0,"k":[20,10]},"r":{"a":0,"k":0}},
+          {"ty":"st","c":{"a":0,"k":[0,0.5,1]},"o":{"a":0,"k":50},"w":{"a":0,"k":3}}]}]}
+        """
+        let file = try LottieAnimation(json: json)
+        #expect(try file.geometryJSON(frames: [0, 7.5], size: 100) == """
+        {"frames":[{"frame":0,"nodes":[{"path":[["M",60,45],["L",60,55],["L",40,55],["L",40,45],["L",60,45],["Z"]],"fill":null,"stroke":[0,0.5,1,1],"strokeWidth":3,"opacity":0.5}]},\
+        {"frame":7.5,"nodes":[{"path":[["M",60,45],["L",60,55],["L",40,55],["L",40,45],["L",60,45],["Z"]],"fill":null,"stroke":[0,0.5,1,1],"strokeWidth":3,"opacity":0.5}]}]}
+        """)
+        #expect(throws: LottieError.invalid(path: "frames[1]", reason: "30 is not a frame of the file (0 ≤ f < 30)")) {
+            try file.geometryJSON(frames: [0, 30], size: 100)
+        }
+        #expect(throws: LottieError.self) { try file.geometryJSON(frames: [.nan], size: 100) }
+        #expect(throws: LottieError.self) { try file.geometryJSON(frames: [0], size: 0) }
+    }
+}

@@ -1,0 +1,86 @@
+import AnimationCore
+import AnimationLottie
+import Testing
+
+/// Reading: the subset L1, the features outside it reported with their JSON paths, bad input
+/// named where it is (lottie §5; the issue's "Deliver" 1).
+@Suite("Lottie reader")
+struct LottieReaderTests {
+    @Test("§5 every feature outside L1 is reported with its JSON path; nothing is drawn wrong in silence")
+    func outsideL1() throws {
+        #expect(throws: LottieError.unsupported([
+            LottieIssue(feature: "masks", path: "layers[0].masksProperties", isCosmetic: false),
+            LottieIssue(feature: "mattes", path: "layers[0].tt", isCosmetic: false),
+            LottieIssue(feature: "layer effects", path: "layers[0].ef", isCosmetic: true),
+            LottieIssue(feature: "blend modes", path: "layers[0].bm", isCosmetic: true),
+            LottieIssue(feature: "gradients", path: "layers[0].shapes[0].ty", isCosmetic: false),
+            LottieIssue(feature: "repeaters", path: "layers[0].shapes[1].ty", isCosmetic: false),
+            LottieIssue(feature: "merge paths", path: "layers[0].shapes[2].ty", isCosmetic: false),
+            LottieIssue(feature: "polystars", path: "layers[0].shapes[3].ty", isCosmetic: false),
+            LottieIssue(feature: "stroke dashes", path: "layers[0].shapes[4].d", isCosmetic: true),
+            LottieIssue(feature: "expressions", path: "layers[0].ks.p.x", isCosmetic: false),
+            LottieIssue(feature: "skew", path: "layers[0].ks.sk", isCosmetic: false),
+            LottieIssue(feature: "text layers", path: "layers[1].ty", isCosmetic: false),
+            LottieIssue(feature: "3D", path: "layers[2].ddd", isCosmetic: false),
+            LottieIssue(feature: "image layers", path: "layers[2].ty", isCosmetic: false),
+        ])) { try lottieFile("outside-l1") }
+        // Lenient: the cosmetic ones are skipped and listed; the rest still refuse the file.
+        #expect(throws: LottieError.self) { try lottieFile("outside-l1", lenient: true) }
+    }
+
+    @Test("--lenient skips what is purely cosmetic and says so")
+    func lenientSkipsCosmetic() throws {
+        let json = """
+        {"fr":30,"ip":0,"op":10,"w":10,"h":10,"layers":[{"ty":4,"ip":0,"op":10,"bm":1,"ks":{},"shapes":[
+          {"ty":"rc","p":{"a":0,"k":[5,5]},"s":{"a":0,"k":[2,2]}},
+          {"ty":"st","c":{"a":0,"k":[0,0,0]},"o":{"a":0,"k":100},"w":{"a":0,"k":1},"d":[{"n":"d","v":{"a":0,"k":2}}]}]}]}
+        """
+        #expect(throws: LottieError.self) { try LottieAnimation(json: json) }
+        let file = try LottieAnimation(json: json, lenient: true)
+        #expect(file.skipped.map(\.description) == ["blend modes at layers[0].bm", "stroke dashes at layers[0].shapes[1].d"])
+        #expect(file.nodes(atFrame: 0, size: 10).count == 1)
+    }
+
+    @Test("malformed JSON is an error with its line and column")
+    func syntax() {
+        #expect(throws: LottieError.syntax("malformed JSON at line 2, column 1: unexpected character")) {
+            try LottieAnimation(json: "{\"fr\":\n}")
+        }
+        #expect(throws: LottieError.self) { try LottieAnimation(json: String(repeating: "[", count: 100_000)) }
+        #expect(throws: LottieError.self) { try LottieAnimation(json: "") }
+    }
+
+    @Test("missing or wrong values are errors naming their JSON path")
+    func invalidValues() {
+        func error(_ json: String) -> String? {
+            do { _ = try LottieAnimation(json: json); return nil } catch { return "\(error)" }
+        }
+        let head = "\"fr\":30,\"ip\":0,\"op\":10,\"w\":10,\"h\":10"
+        #expect(error("[]") == "must be an object (a Lottie file), not an array")
+        #expect(error("{\"ip\":0}") == "fr: is missing")
+        #expect(error("{\"fr\":0,\"ip\":0,\"op\":1,\"w\":1,\"h\":1,\"layers\":[]}") == "fr: must be positive (got 0.0)")
+        #expect(error("{\"fr\":30,\"ip\":5,\"op\":5,\"w\":1,\"h\":1,\"layers\":[]}") == "op: must be greater than ip (5.0)")
+        #expect(error("{\(head),\"layers\":[{\"ty\":4,\"ip\":0,\"op\":10,\"ks\":{\"p\":{\"a\":0,\"k\":\"x\"}}}]}")
+                == "layers[0].ks.p.k: must be a number or an array of numbers, not a string")
+        #expect(error("{\(head),\"layers\":[{\"ty\":4,\"ip\":0,\"op\":10,\"ks\":{\"o\":{\"a\":1,\"k\":[{\"t\":5,\"s\":[1]},{\"t\":2,\"s\":[0]}]}}}]}")
+                == "layers[0].ks.o.k[1].t: goes back in time (2.0 after 5.0)")
+        #expect(error("{\(head),\"layers\":[{\"ty\":4,\"ip\":0,\"op\":10,\"ks\":{},\"shapes\":[{\"ty\":\"gr\",\"it\":[{\"ty\":\"tr\"},{\"ty\":\"rc\",\"p\":{\"a\":0,\"k\":[0,0]}}]}]}]}")
+                == "layers[0].shapes[0].it[1].s: must be an object with \"k\" (a property)")
+        #expect(error("{\(head),\"layers\":[{\"ty\":0,\"refId\":\"nope\",\"ip\":0,\"op\":10,\"ks\":{}}]}")
+                == "layers[0].refId: names no precomposition ('nope')")
+        #expect(error("{\(head),\"assets\":[{\"id\":\"a\",\"layers\":[{\"ty\":0,\"refId\":\"a\",\"ip\":0,\"op\":10,\"ks\":{}}]}],\"layers\":[{\"ty\":0,\"refId\":\"a\",\"ip\":0,\"op\":10,\"ks\":{}}]}")
+                == "assets(a).layers[0].refId: 'a' contains itself")
+        #expect(error("{\(head),\"layers\":[{\"ty\":4,\"ip\":0,\"op\":10,\"ks\":{},\"shapes\":[{\"ty\":\"sh\",\"ks\":{\"a\":1,\"k\":[{\"t\":0,\"s\":[{\"c\":false,\"v\":[[0,0]],\"i\":[[0,0]],\"o\":[[0,0]]}]},{\"t\":5,\"s\":[{\"c\":false,\"v\":[[0,0],[1,1]],\"i\":[[0,0],[0,0]],\"o\":[[0,0],[0,0]]}]}]}}]}]}")
+                == "layers[0].shapes[0].ks.k[1].s: has 2 vertices where key 0 has 1")
+        #expect(error("{\(head),\"layers\":[{\"ty\":1,\"sw\":5,\"sh\":5,\"sc\":\"blue\",\"ip\":0,\"op\":10,\"ks\":{}}]}")
+                == "layers[0].sc: must be a colour like \"#ff8800\"")
+    }
+
+    @Test("groups and precompositions nested without bound are refused, not recursed into")
+    func nestingIsBounded() {
+        var group = "{\"ty\":\"rc\",\"p\":{\"a\":0,\"k\":[0,0]},\"s\":{\"a\":0,\"k\":[1,1]}}"
+        for _ in 0..<100 { group = "{\"ty\":\"gr\",\"it\":[\(group)]}" }
+        let json = "{\"fr\":30,\"ip\":0,\"op\":10,\"w\":10,\"h\":10,\"layers\":[{\"ty\":4,\"ip\":0,\"op\":10,\"ks\":{},\"shapes\":[\(group)]}]}"
+        #expect(throws: LottieError.self) { try LottieAnimation(json: json) }
+    }
+}
