@@ -106,7 +106,7 @@ let package = Package(
         ),
         .testTarget(
             name: "AnimationLottieTests",
-            dependencies: ["AnimationLottie", "AnimationCore"],
+            dependencies: ["AnimationLottie", "AnimationScene", "AnimationCore"],
             exclude: ["Files"]   // Lottie files written for the tests, read through #filePath
         ),
         .testTarget(

@@ -22,8 +22,9 @@ public struct LottieNode: Sendable, Equatable {
 }
 
 extension LottieAnimation {
-    /// The ellipse and rounded-corner handle factor rlottie uses (lottie §4.4).
-    public static let handleFactor = 0.5523
+    /// The ellipse and rounded-corner handle factor, 4(√2 − 1)/3 ≈ 0.5523 of the radius: what
+    /// rlottie uses (its geometry agrees to the last printed digit, lottie §4.4).
+    public static let handleFactor = Path.ellipseHandleFactor
 
     /// The transform that fits the composition into `size` × `size` device pixels, keeping its
     /// aspect ratio, centred.
@@ -259,26 +260,29 @@ struct LottieFrame {
         func curve(_ c1: (Double, Double), _ c2: (Double, Double), _ end: (Double, Double)) {
             path.addCurve(to: Point(x: end.0, y: end.1), control1: Point(x: c1.0, y: c1.1), control2: Point(x: c2.0, y: c2.1))
         }
+        // Each corner is a line to where its arc starts (of length 0 where a side vanishes, as
+        // rlottie draws it) and one cubic; the close adds the line back to the start if needed.
         path.move(to: Point(x: right, y: top + r))
         if reversed {
+            path.addLine(to: Point(x: right, y: top + r))
             curve((right, top + r - k), (right - r + k, top), (right - r, top))
-            line(left + r, top)
+            path.addLine(to: Point(x: left + r, y: top))
             curve((left + r - k, top), (left, top + r - k), (left, top + r))
-            line(left, bottom - r)
+            path.addLine(to: Point(x: left, y: bottom - r))
             curve((left, bottom - r + k), (left + r - k, bottom), (left + r, bottom))
-            line(right - r, bottom)
+            path.addLine(to: Point(x: right - r, y: bottom))
             curve((right - r + k, bottom), (right, bottom - r + k), (right, bottom - r))
-            line(right, top + r)   // the close's line back to the start (rlottie's close adds it)
         } else {
-            line(right, bottom - r)
+            path.addLine(to: Point(x: right, y: bottom - r))
             curve((right, bottom - r + k), (right - r + k, bottom), (right - r, bottom))
-            line(left + r, bottom)
+            path.addLine(to: Point(x: left + r, y: bottom))
             curve((left + r - k, bottom), (left, bottom - r + k), (left, bottom - r))
-            line(left, top + r)
+            path.addLine(to: Point(x: left, y: top + r))
             curve((left, top + r - k), (left + r - k, top), (left + r, top))
-            line(right - r, top)
+            path.addLine(to: Point(x: right - r, y: top))
             curve((right - r + k, top), (right, top + r - k), (right, top + r))
         }
+        line(right, top + r)   // the close's line back to the start, when not there already
         path.closeSubpath()
         return path
     }

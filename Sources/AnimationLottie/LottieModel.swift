@@ -10,8 +10,9 @@ public struct LottieAnimation: Sendable {
     public var inPoint: Double
     /// One past the last frame (`op`).
     public var outPoint: Double
-    /// The composition's size (`w`, `h`).
+    /// The composition's width (`w`).
     public var width: Double
+    /// The composition's height (`h`).
     public var height: Double
     /// The layers, top first (the file's order; the last is drawn first, lottie §3.5).
     public var layers: [LottieLayer]
@@ -23,8 +24,11 @@ public struct LottieAnimation: Sendable {
 
 /// A layer of types shape (4), null (3), solid (1) or precomposition (0) (lottie §3.1).
 public struct LottieLayer: Sendable {
+    /// What the layer draws.
     public enum Content: Sendable {
+        /// A shape layer's items (type 4).
         case shapes([LottieShapeItem])
+        /// A null layer (type 3): a transform for its children, nothing drawn.
         case null
         /// A `width` × `height` rectangle at the origin filled with `color` (`sw`, `sh`, `sc`).
         case solid(width: Double, height: Double, color: Color)
@@ -32,22 +36,27 @@ public struct LottieLayer: Sendable {
         case precomposition(id: String, timeRemap: LottieProperty?)
     }
 
+    /// `nm`.
     public var name: String
     /// `ind`, the name `parent` refers to.
     public var index: Int?
     /// `parent`: another layer's `ind` in the same composition (lottie §3.3).
     public var parent: Int?
-    /// Shown for `inPoint ≤ f < outPoint` (`ip`, `op`, lottie §1.2).
+    /// Shown from this frame (`ip`, lottie §1.2)…
     public var inPoint: Double
+    /// …until just before this one (`op`).
     public var outPoint: Double
-    /// `st` and `sr`: local frame = (f − st) / sr.
+    /// `st`: the layer's local frame is (f − st) / sr.
     public var startTime: Double
+    /// `sr` (never 0).
     public var stretch: Double
     /// `hd`: not drawn (it still parents).
     public var hidden: Bool
     /// `ao`: turned along its position's path (lottie §3.4).
     public var autoOrient: Bool
+    /// `ks`.
     public var transform: LottieTransform
+    /// What it draws.
     public var content: Content
 }
 
@@ -55,13 +64,19 @@ public struct LottieLayer: Sendable {
 /// into x and y), scale in percent, rotation in degrees (clockwise on the y-down canvas),
 /// opacity in percent.
 public struct LottieTransform: Sendable {
+    /// `a`: the point of the layer that `position` places.
     public var anchor: LottieProperty
+    /// `p`, unless split into ``positionX`` and ``positionY``.
     public var position: LottieProperty?
     /// Split position (`p.s: true`): x and y animated on their own (lottie §2.7).
     public var positionX: LottieProperty?
+    /// The y of a split position.
     public var positionY: LottieProperty?
+    /// `s`, in percent per axis.
     public var scale: LottieProperty
+    /// `r` (or `rz`), in degrees.
     public var rotation: LottieProperty
+    /// `o`, in percent.
     public var opacity: LottieProperty
 
     /// The identity: nothing moved, fully opaque.
@@ -143,6 +158,7 @@ public enum LottieError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The file uses features outside L1 (every one found, with its path).
     case unsupported([LottieIssue])
 
+    /// The message: the path (if any) and what is wrong, or every feature outside L1.
     public var description: String {
         switch self {
         case .syntax(let message): message

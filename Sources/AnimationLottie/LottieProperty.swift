@@ -123,9 +123,13 @@ public struct LottieProperty: Sendable {
 /// A Bézier path of a Lottie shape (`sh`, lottie §4.3): vertices with in and out tangents
 /// relative to their vertex.
 public struct LottieBezier: Sendable, Equatable {
+    /// `c`: a last segment joins the last vertex to the first.
     public var closed: Bool
+    /// `v`.
     public var vertices: [Point]
+    /// `i`: each vertex's incoming control point, relative to it.
     public var inTangents: [Point]
+    /// `o`: each vertex's outgoing control point, relative to it.
     public var outTangents: [Point]
 
     /// A path of `vertices` with tangents relative to them.

@@ -14,7 +14,7 @@ struct LottieGeometryTests {
                                            Color(red: 0, green: 1, blue: 0), Color(red: 1, green: 0, blue: 0)])
         #expect(spelled(nodes[3].path) == ["M 50 70", "L 50 90", "L 10 90", "L 10 70", "L 50 70", "Z"])
         #expect(spelled(nodes[2].path) == ["M 110 70", "L 70 70", "L 70 90", "L 110 90", "L 110 70", "Z"])
-        let k = 0.5523 * 5
+        let k = LottieAnimation.handleFactor * 5
         #expect(spelled(nodes[1].path) == spelled({
             var p = Path()
             p.move(to: Point(x: 50, y: 115)); p.addLine(to: Point(x: 50, y: 125))
@@ -28,14 +28,17 @@ struct LottieGeometryTests {
             p.closeSubpath()
             return p
         }()))
-        // r = 50 on a 40 × 20 rectangle is clamped to 10: the short sides vanish (no zero-length lines).
-        let q = 0.5523 * 10
+        // r = 50 on a 40 × 20 rectangle is clamped to 10: the short sides shrink to lines of length
+        // 0, kept as rlottie draws them (each corner: a line to its start, a cubic).
+        let q = LottieAnimation.handleFactor * 10
         #expect(spelled(nodes[0].path) == spelled({
             var p = Path()
             p.move(to: Point(x: 110, y: 120))
+            p.addLine(to: Point(x: 110, y: 120))
             p.addCurve(to: Point(x: 100, y: 110), control1: Point(x: 110, y: 120 - q), control2: Point(x: 100 + q, y: 110))
             p.addLine(to: Point(x: 80, y: 110))
             p.addCurve(to: Point(x: 70, y: 120), control1: Point(x: 80 - q, y: 110), control2: Point(x: 70, y: 120 - q))
+            p.addLine(to: Point(x: 70, y: 120))
             p.addCurve(to: Point(x: 80, y: 130), control1: Point(x: 70, y: 120 + q), control2: Point(x: 80 - q, y: 130))
             p.addLine(to: Point(x: 100, y: 130))
             p.addCurve(to: Point(x: 110, y: 120), control1: Point(x: 100 + q, y: 130), control2: Point(x: 110, y: 120 + q))
@@ -54,7 +57,7 @@ struct LottieGeometryTests {
         #expect(stroke.stroke == Color(red: 0, green: 0, blue: 0) && stroke.fill == nil)
         #expect(near(stroke.opacity, 0.4) && near(stroke.strokeWidth, 2), "80 % layer × 50 % stroke; width 4 at scale 50 %")
         // Layer: scale 50 %, at (10, 10). Ellipse 1: centre (40, 40), 60 × 40 → centre (30, 30), radii 15 × 10.
-        let kx = 0.5523 * 15, ky = 0.5523 * 10
+        let kx = LottieAnimation.handleFactor * 15, ky = LottieAnimation.handleFactor * 10
         #expect(spelled(stroke.path) == spelled({
             var p = Path()
             p.move(to: Point(x: 30, y: 20))
@@ -66,7 +69,7 @@ struct LottieGeometryTests {
             return p
         }()))
         // Ellipse 2 (d = 3): centre (60, 60), radius 5, the other way round from the top.
-        let k = 0.5523 * 5
+        let k = LottieAnimation.handleFactor * 5
         #expect(Array(spelled(fill.path).suffix(6)) == spelled({
             var p = Path()
             p.move(to: Point(x: 60, y: 55))
@@ -147,20 +150,31 @@ struct LottieGeometryTests {
         #expect(near(centre.x, quarter.x, 1e-6) && near(centre.y, quarter.y, 1e-6))
     }
 
-    @Test("§1.2 §3.1 precompositions: start time, stretch, visibility, time remap in seconds, opacity; a solid")
+    @Test("§1.2 §3.1 precompositions: start time, stretch, visibility, opacity; a solid")
     func precompositionsAndSolids() throws {
         let file = try lottieFile("precomposition-solid")
         let early = file.nodes(atFrame: 0, size: 100)
         #expect(early.count == 2, "the stretched layer is shown from frame 5")
         #expect(spelled(early[0].path) == ["M 100 0", "L 100 100", "L 0 100", "L 0 0", "L 100 0", "Z"])
         #expect(early[0].fill == Color(red: 0x33 / 255.0, green: 0x66 / 255.0, blue: 0x99 / 255.0))
-        // Remapped: child frame = tm · fr = (0.5 + 0.2 · f / 20) · 10; the mover's x is its frame.
-        #expect(start(early[1]) == Point(x: 6, y: 49))
-        #expect(start(file.nodes(atFrame: 10, size: 100)[1]) == Point(x: 7, y: 49))
+        // Plain: the child's frame is the file's; the mover's x is its frame (0…10, then 10).
+        #expect(start(early[1]) == Point(x: 1, y: 49))
+        #expect(start(file.nodes(atFrame: 7, size: 100)[1]) == Point(x: 8, y: 49))
         // Stretched: child frame = (f − 4) / 2, at the origin, through the layer's 50 %.
         let later = file.nodes(atFrame: 10, size: 100)
         #expect(later.count == 3 && start(later[2]) == Point(x: 4, y: -1) && later[2].opacity == 0.5)
+        #expect(start(file.nodes(atFrame: 5, size: 100)[2]) == Point(x: 1.5, y: -1), "fractional child frames interpolate")
         #expect(file.nodes(atFrame: 30, size: 100).count == 2, "hidden again from its op")
+    }
+
+    @Test("§1.2 time remap: the child's clock is tm (seconds) times the frame rate")
+    func timeRemap() throws {
+        let file = try lottieFile("precomposition-remap")
+        // tm runs 0.5 s → 0.7 s over frames 0…20 at 10 fps: child frames 5 → 7, then 7.
+        #expect(start(file.nodes(atFrame: 0, size: 100)[0]) == Point(x: 6, y: 49))
+        #expect(start(file.nodes(atFrame: 10, size: 100)[0]) == Point(x: 7, y: 49))
+        #expect(near(start(file.nodes(atFrame: 15, size: 100)[0])!.x, 7.5, 1e-12))
+        #expect(start(file.nodes(atFrame: 30, size: 100)[0]) == Point(x: 8, y: 49))
     }
 
     @Test("§4.5 trim paths: parallel, sequential, an offset range wrapping past the end")

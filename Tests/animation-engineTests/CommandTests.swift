@@ -176,4 +176,26 @@ struct CommandTests {
             #expect(object["frames"] as? Int == 3)
         }
     }
+
+    @Test("lottie geometry: the documented JSON for the file's own frames; a file outside L1 names each feature and its path")
+    func lottieGeometry() throws {
+        let lottie = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("AnimationLottieTests/Files")
+        let result = try run(["lottie", "geometry", lottie.appendingPathComponent("shapes-rectangles.json").path,
+                              "--frames", "0,7", "--size", "200", "--format", "json"])
+        #expect(result.status == 0, "\(result.error)")
+        #expect(result.output.hasPrefix(#"{"frames":[{"frame":0,"nodes":[{"path":[["M",110,120],["L",110,120],["C","#))
+        #expect(result.output.contains(#"{"path":[["M",50,70],["L",50,90],["L",10,90],["L",10,70],["L",50,70],["Z"]],"fill":[1,0,0,1],"stroke":null,"strokeWidth":0,"opacity":1}]},{"frame":7,"#))
+        let outside = try run(["lottie", "geometry", lottie.appendingPathComponent("outside-l1.json").path])
+        #expect(outside.status == 2 && outside.output.isEmpty)
+        #expect(outside.error.contains("masks at layers[0].masksProperties") && outside.error.contains("text layers at layers[1].ty"),
+                "\(outside.error)")
+        let late = try run(["lottie", "geometry", lottie.appendingPathComponent("shapes-rectangles.json").path, "--frames", "10"])
+        #expect(late.status == 2 && late.error.contains("frames[0]: 10 is not a frame of the file (0 ≤ f < 10)"), "\(late.error)")
+        for bad in [["lottie", "geometry", "missing.json"], ["lottie", "geometry", "x.json", "--frames", "1,soon"],
+                    ["lottie", "geometry", "x.json", "--size", "0"], ["lottie", "geometry", "x.json", "--format", "svg"]] {
+            let r = try run(bad)
+            #expect(r.status == 2 && r.output.isEmpty && !r.error.isEmpty, "\(bad)")
+        }
+    }
 }
