@@ -19,6 +19,8 @@ public struct LottieNode: Sendable, Equatable {
     public var strokeWidth: Double
     /// Every layer and group opacity above the paint times the paint's own (0…1).
     public var opacity: Double
+    /// A stroke's ends and joins (nil for a fill; not part of the geometry document).
+    public var strokeStyle: LottieStrokeStyle?
 }
 
 extension LottieAnimation {
@@ -91,7 +93,7 @@ struct LottieFrame {
                 path.addLine(to: Point(x: 0, y: 0), transform: m)
                 path.addLine(to: Point(x: w, y: 0), transform: m)
                 path.closeSubpath()
-                nodes.append(LottieNode(path: path, fill: color, stroke: nil, strokeWidth: 0, opacity: o))
+                nodes.append(LottieNode(path: path, fill: color, stroke: nil, strokeWidth: 0, opacity: o, strokeStyle: nil))
             case .precomposition(let id, let timeRemap):
                 guard let inner = animation.precompositions[id] else { continue }
                 // lottie §1.2: the child's clock is the layer's local frame, or the remap (seconds).
@@ -127,6 +129,7 @@ struct LottieFrame {
     struct Paint {
         var fill: Color?
         var stroke: Color?
+        var style: LottieStrokeStyle?
         var width: Double
         var opacity: Double
         var transform: AffineTransform
@@ -181,12 +184,13 @@ struct LottieFrame {
                           offset: offset.scalar(atFrame: f), sequential: sequential)
             case .fill(let color, let paintOpacity, let hidden):
                 guard !hidden else { continue }
-                emissions.append(.paint(Paint(fill: Self.color(color.value(atFrame: f)), stroke: nil, width: 0,
+                emissions.append(.paint(Paint(fill: Self.color(color.value(atFrame: f)), stroke: nil, style: nil, width: 0,
                                               opacity: min(max(paintOpacity.scalar(atFrame: f) / 100, 0), 1),
                                               transform: transform, depth: opacities.count, scopeOpacity: scopeOpacity, paths: above)))
-            case .stroke(let color, let paintOpacity, let width, let hidden):
+            case .stroke(let color, let paintOpacity, let width, let style, let hidden):
                 guard !hidden else { continue }
-                emissions.append(.paint(Paint(fill: nil, stroke: Self.color(color.value(atFrame: f)), width: max(width.scalar(atFrame: f), 0),
+                emissions.append(.paint(Paint(fill: nil, stroke: Self.color(color.value(atFrame: f)), style: style,
+                                              width: max(width.scalar(atFrame: f), 0),
                                               opacity: min(max(paintOpacity.scalar(atFrame: f) / 100, 0), 1),
                                               transform: transform, depth: opacities.count, scopeOpacity: scopeOpacity, paths: above)))
             }
@@ -210,7 +214,8 @@ struct LottieFrame {
                 func flush() {
                     guard let c = current, !c.path.isEmpty else { return }
                     nodes.append(LottieNode(path: c.path, fill: paint.fill, stroke: paint.stroke, strokeWidth: paint.width * scale,
-                                            opacity: layerOpacity * paint.scopeOpacity * c.relative * paint.opacity))
+                                            opacity: layerOpacity * paint.scopeOpacity * c.relative * paint.opacity,
+                                            strokeStyle: paint.style))
                 }
                 for index in paint.paths {
                     let instance = instances[index]

@@ -123,10 +123,32 @@ public indirect enum LottieShapeItem: Sendable {
     case ellipse(position: LottieProperty, size: LottieProperty, reversed: Bool, hidden: Bool)
     /// `fl`: colour `c` (0–1), opacity `o` (percent).
     case fill(color: LottieProperty, opacity: LottieProperty, hidden: Bool)
-    /// `st`: colour, opacity, width `w`.
-    case stroke(color: LottieProperty, opacity: LottieProperty, width: LottieProperty, hidden: Bool)
+    /// `st`: colour, opacity, width `w`, and how its lines end and join (`lc`, `lj`, `ml`).
+    case stroke(color: LottieProperty, opacity: LottieProperty, width: LottieProperty, style: LottieStrokeStyle, hidden: Bool)
     /// `tm`: start `s` and end `e` (percent), offset `o` (degrees), `sequential` for `m` = 2.
     case trim(start: LottieProperty, end: LottieProperty, offset: LottieProperty, sequential: Bool, hidden: Bool)
+}
+
+/// How a stroke's lines end and join (`lc`: 1 butt, 2 round, 3 square; `lj`: 1 miter, 2 round,
+/// 3 bevel; `ml`: the miter limit). Drawing only: the geometry is the same.
+public struct LottieStrokeStyle: Sendable, Equatable {
+    /// A line's ends.
+    public enum Cap: Int, Sendable { case butt = 1, round = 2, square = 3 }
+    /// Where segments meet.
+    public enum Join: Int, Sendable { case miter = 1, round = 2, bevel = 3 }
+    /// `lc`.
+    public var cap: Cap
+    /// `lj`.
+    public var join: Join
+    /// `ml`: how far a miter join may reach, in stroke widths.
+    public var miterLimit: Double
+
+    /// A style; the defaults are After Effects' (round ends and joins, miter limit 4).
+    public init(cap: Cap = .round, join: Join = .round, miterLimit: Double = 4) {
+        self.cap = cap
+        self.join = join
+        self.miterLimit = miterLimit
+    }
 }
 
 /// A feature of a file outside L1, or skipped by lenient reading: which, and where.

@@ -178,8 +178,11 @@ struct LottieReader {
                 items.append(.fill(color: try property(item["c"], p + ".c"), opacity: try property(item["o"] ?? hundred, p + ".o"), hidden: hidden))
             case "st":
                 if case .array(let dashes)? = item["d"], !dashes.isEmpty { note("stroke dashes", p + ".d", cosmetic: true) }
+                let cap = LottieStrokeStyle.Cap(rawValue: Int(try optionalNumber(item, "lc", p) ?? 2)) ?? .round
+                let join = LottieStrokeStyle.Join(rawValue: Int(try optionalNumber(item, "lj", p) ?? 2)) ?? .round
+                let style = LottieStrokeStyle(cap: cap, join: join, miterLimit: max(try optionalNumber(item, "ml", p) ?? 4, 1))
                 items.append(.stroke(color: try property(item["c"], p + ".c"), opacity: try property(item["o"] ?? hundred, p + ".o"),
-                                     width: try property(item["w"], p + ".w"), hidden: hidden))
+                                     width: try property(item["w"], p + ".w"), style: style, hidden: hidden))
             case "tm":
                 let mode = try optionalNumber(item, "m", p) ?? 1
                 items.append(.trim(start: try property(item["s"], p + ".s"), end: try property(item["e"], p + ".e"),

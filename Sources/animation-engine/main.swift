@@ -578,7 +578,7 @@ struct Demo: ParsableCommand {
 struct Lottie: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Lottie (Bodymovin) files in the subset L1.",
-        subcommands: [LottieGeometry.self]
+        subcommands: [LottieGeometry.self, LottieRender.self]
     )
 }
 
@@ -642,5 +642,65 @@ struct LottieGeometry: ParsableCommand {
         } catch let error as LottieError {
             throw fail("\(file): \(error)")
         }
+    }
+}
+
+struct LottieRender: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "render",
+        abstract: "Draw a Lottie file's frames as SVG, with an index.html that plays them.",
+        discussion: "Every frame from ip to op (exclusive), or --frames; drawn from the geometry `lottie geometry` prints."
+    )
+
+    @Argument(help: "The Lottie file (JSON).")
+    var file: String
+
+    @Option(name: .shortAndLong, help: "The directory for the frames and index.html (default: the file's name).")
+    var output: String?
+
+    @Option(help: "Frames to draw, comma-separated (default: every frame from ip to op).")
+    var frames: String?
+
+    @Option(help: "The square the composition is fitted into, in pixels.")
+    var size: Double = 256
+
+    @Flag(help: "Skip what is purely cosmetic outside L1, saying so on standard error.")
+    var lenient = false
+
+    func validate() throws {
+        guard size.isFinite && size > 0 && size <= 16384 else { throw ValidationError("--size must be in (0, 16384]") }
+        if let frames {
+            let parts = frames.split(separator: ",", omittingEmptySubsequences: false)
+            guard !parts.isEmpty, parts.allSatisfy({ Double($0.trimmingCharacters(in: .whitespaces))?.isFinite == true }) else {
+                throw ValidationError("--frames must list numbers separated by commas (got '\(frames)')")
+            }
+        }
+    }
+
+    func run() throws {
+        let animation = try loadLottie(file, lenient: lenient)
+        let list: [Double]
+        if let frames {
+            list = frames.split(separator: ",").compactMap { Double($0.trimmingCharacters(in: .whitespaces)) }
+        } else {
+            let count = Int((animation.outPoint - animation.inPoint).rounded(.up))
+            guard count <= 100_000 else { throw fail("\(file): \(count) frames (draw at most 100000; pick some with --frames)") }
+            list = (0..<count).map { animation.inPoint + Double($0) }
+        }
+        for (k, f) in list.enumerated() where !(f >= animation.inPoint && f < animation.outPoint) {
+            throw fail("\(file): frames[\(k)]: \(f) is not a frame of the file (\(animation.inPoint) ≤ f < \(animation.outPoint))")
+        }
+        let directory = output ?? URL(fileURLWithPath: file).deletingPathExtension().lastPathComponent
+        do {
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        } catch {
+            throw fail("cannot create '\(directory)': \(error.localizedDescription)")
+        }
+        let names = list.indices.map { String(format: "frame-%05d.svg", $0) }
+        for (name, f) in zip(names, list) { try writeAtomically(animation.svg(atFrame: f, size: size), to: directory + "/" + name) }
+        try writeAtomically(SceneRenderer.indexHTML(frames: names, fps: animation.frameRate, size: Size(width: size, height: size),
+                                                    title: "\(URL(fileURLWithPath: file).lastPathComponent)"),
+                            to: directory + "/index.html")
+        printError("wrote \(names.count) frames and index.html to \(directory)")
     }
 }

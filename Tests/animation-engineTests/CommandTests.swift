@@ -198,4 +198,20 @@ struct CommandTests {
             #expect(r.status == 2 && r.output.isEmpty && !r.error.isEmpty, "\(bad)")
         }
     }
+
+    @Test("lottie render: one SVG per frame from ip to op and an index.html that plays them")
+    func lottieRender() throws {
+        let file = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("AnimationLottieTests/Files/trims.json")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("lottie-render-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let result = try run(["lottie", "render", file.path, "-o", directory.path, "--size", "128"])
+        #expect(result.status == 0, "\(result.error)")
+        let names = try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()
+        #expect(names.count == 11 && names.first == "frame-00000.svg" && names.contains("index.html"), "\(names)")
+        let frame = try String(contentsOf: directory.appendingPathComponent("frame-00003.svg"), encoding: .utf8)
+        #expect(frame.contains(##"stroke="#0000ff""##) && frame.contains(#"width="128""#))
+        let late = try run(["lottie", "render", file.path, "-o", directory.path, "--frames", "3,12"])
+        #expect(late.status == 2 && late.error.contains("frames[1]"), "\(late.error)")
+    }
 }

@@ -1,0 +1,39 @@
+import AnimationCore
+import AnimationScene
+
+extension LottieAnimation {
+    /// Frame `frame` drawn as an SVG document of `size` × `size` pixels: each node of
+    /// ``nodes(atFrame:size:)`` as a path, back to front, filled (non-zero winding) or stroked
+    /// with its ends and joins) with its colour and total opacity, on a white background.
+    public func svg(atFrame frame: Double, size: Double) -> String {
+        var out = """
+        <svg xmlns="http://www.w3.org/2000/svg" width="\(SVG.number(size))" height="\(SVG.number(size))" \
+        viewBox="0 0 \(SVG.number(size)) \(SVG.number(size))">
+        <rect width="100%" height="100%" fill="#ffffff"/>
+
+        """
+        for node in nodes(atFrame: frame, size: size) {
+            let d = SceneRenderer.pathData(node.path)
+            guard !d.isEmpty else { continue }
+            if let fill = node.fill {
+                out += "<path d=\"\(d)\" fill=\"\(Self.hex(fill))\" fill-opacity=\"\(SVG.number(fill.alpha * node.opacity))\"/>\n"
+            } else if let stroke = node.stroke {
+                let style = node.strokeStyle ?? LottieStrokeStyle()
+                let cap = ["butt", "round", "square"][style.cap.rawValue - 1], join = ["miter", "round", "bevel"][style.join.rawValue - 1]
+                out += "<path d=\"\(d)\" fill=\"none\" stroke=\"\(Self.hex(stroke))\" stroke-opacity=\"\(SVG.number(stroke.alpha * node.opacity))\" "
+                    + "stroke-width=\"\(SVG.number(node.strokeWidth))\" stroke-linecap=\"\(cap)\" stroke-linejoin=\"\(join)\" "
+                    + "stroke-miterlimit=\"\(SVG.number(style.miterLimit))\"/>\n"
+            }
+        }
+        return out + "</svg>\n"
+    }
+
+    static func hex(_ c: Color) -> String {
+        func byte(_ v: Double) -> String {
+            let b = Int((min(max(v, 0), 1) * 255).rounded())
+            let digits = Array("0123456789abcdef")
+            return String([digits[b / 16], digits[b % 16]])
+        }
+        return "#" + byte(c.red) + byte(c.green) + byte(c.blue)
+    }
+}
