@@ -27,6 +27,7 @@ static bool first = true;
 
 static void node(const LOTNode *n) {
     if (n->mBrushType != BrushSolid) return;   // gradients are outside L1
+    if (n->mPath.elmCount == 0) return;         // nothing drawn (a stroke trimmed away): AnimationLottie lists no node
     std::printf(first ? "" : ",");
     first = false;
     std::printf("{\"path\":[");

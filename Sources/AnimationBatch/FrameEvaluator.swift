@@ -341,7 +341,7 @@ public final class FrameEvaluator: ParallelJob {
     private var eventsNeeded: Int { store.pendingEvents.count + 2 * store.nodes.count + trackEventRegion + 16 }
 
     /// Runs chunk `k` of the current stage (on whichever thread the scheduler gives it).
-    func runChunk(_ k: Int) {
+    package func runChunk(_ k: Int) {
         switch stage {
         case .nodes:
             let chunk = nodeChunks[k], roots = store.nodeBatch

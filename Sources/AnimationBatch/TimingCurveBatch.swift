@@ -109,7 +109,7 @@ public final class TimingCurveBatch: ParallelJob {
     /// The parallel evaluation under way: chunk k covers a contiguous block range.
     private var job: (inputs: UnsafePointer<Float>, outputs: UnsafeMutablePointer<Float>, blocks: Int, chunks: Int)?
 
-    func runChunk(_ k: Int) {
+    package func runChunk(_ k: Int) {
         guard let job else { return }
         evaluate(inputs: job.inputs, outputs: job.outputs, blocks: job.blocks * k / job.chunks..<job.blocks * (k + 1) / job.chunks)
     }

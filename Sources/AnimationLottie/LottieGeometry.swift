@@ -38,7 +38,8 @@ extension LottieAnimation {
 
     /// The draw nodes at `frame` (the file's own frame numbers, `ip ≤ frame < op`; fractional
     /// frames interpolate) fitted into `size` × `size`, in painter's order: back to front — the
-    /// last layer of the file first; within a list of shape items, the last paint first.
+    /// last layer of the file first; within a list of shape items, the last paint first. Nodes
+    /// that draw nothing (no path left, or a total opacity of 0) are left out.
     public func nodes(atFrame frame: Double, size: Double) -> [LottieNode] {
         var nodes: [LottieNode] = []
         var evaluation = LottieFrame(animation: self)
@@ -56,31 +57,25 @@ struct LottieFrame {
         guard depth <= LottieAnimation.maximumNesting else { return }
         // Each layer's matrix, parents first (lottie §3.3); a missing or cyclic parent is ignored.
         var local: [AffineTransform] = []
-        var byIndex: [Int: Int] = [:]
-        for (k, layer) in layers.enumerated() {
+        for layer in layers {
             let f = Self.localFrame(layer, frame)
             var extra = 0.0
             if layer.autoOrient, let position = layer.transform.position, let d = position.direction(atFrame: f) {
                 extra = atan2(d.y, d.x)
             }
             local.append(layer.transform.matrix(atFrame: f, extraRotation: extra))
-            if let index = layer.index { byIndex[index] = k }
         }
-        var world: [AffineTransform?] = Array(repeating: nil, count: layers.count)
-        func resolve(_ k: Int, _ steps: Int) -> AffineTransform {
-            if let m = world[k] { return m }
-            var m = local[k]
-            if steps < layers.count, let parent = layers[k].parent, let p = byIndex[parent], p != k {
-                m = m.concatenating(resolve(p, steps + 1))
-            }
-            world[k] = m
-            return m
+        // Parents first (lottie §3.3); a missing parent, or a loop of parents, is ignored.
+        let parents = LottieAnimation.parentIndices(layers)
+        var world = local
+        for k in LottieAnimation.evaluationOrder(parents: parents) where parents[k] >= 0 {
+            world[k] = local[k].concatenating(world[parents[k]])
         }
         for k in layers.indices.reversed() {
             let layer = layers[k]
             guard !layer.hidden, frame >= layer.inPoint, frame < layer.outPoint else { continue }
             let f = Self.localFrame(layer, frame)
-            let m = resolve(k, 0).concatenating(base)
+            let m = world[k].concatenating(base)
             let o = opacity * layer.transform.opacity(atFrame: f)
             switch layer.content {
             case .shapes(let items):
@@ -93,7 +88,7 @@ struct LottieFrame {
                 path.addLine(to: Point(x: 0, y: 0), transform: m)
                 path.addLine(to: Point(x: w, y: 0), transform: m)
                 path.closeSubpath()
-                nodes.append(LottieNode(path: path, fill: color, stroke: nil, strokeWidth: 0, opacity: o, strokeStyle: nil))
+                if o > 0 { nodes.append(LottieNode(path: path, fill: color, stroke: nil, strokeWidth: 0, opacity: o, strokeStyle: nil)) }
             case .precomposition(let id, let timeRemap):
                 guard let inner = animation.precompositions[id] else { continue }
                 // lottie §1.2: the child's clock is the layer's local frame, or the remap (seconds).
@@ -156,20 +151,11 @@ struct LottieFrame {
         let scopeOpacity = opacities.reduce(1, *)
         for item in items {
             switch item {
-            case .path(let property, let hidden):
-                guard !hidden else { continue }
-                instances.append(Instance(path: property.value(atFrame: f).path(), transform: transform, opacities: opacities))
-                above.append(instances.count - 1)
-            case .rectangle(let position, let size, let roundness, let reversed, let hidden):
-                guard !hidden else { continue }
-                instances.append(Instance(path: Self.rectangle(center: position.value(atFrame: f), size: size.value(atFrame: f),
-                                                               roundness: roundness.scalar(atFrame: f), reversed: reversed),
-                                          transform: transform, opacities: opacities))
-                above.append(instances.count - 1)
-            case .ellipse(let position, let size, let reversed, let hidden):
-                guard !hidden else { continue }
-                instances.append(Instance(path: Self.ellipse(center: position.value(atFrame: f), size: size.value(atFrame: f), reversed: reversed),
-                                          transform: transform, opacities: opacities))
+            case .path, .rectangle, .ellipse:
+                guard !item.isHidden else { continue }
+                var sink = PathSink()
+                LottieShapes.generate(item, frame: f, into: &sink)
+                instances.append(Instance(path: sink.path, transform: transform, opacities: opacities))
                 above.append(instances.count - 1)
             case .group(let inner, let groupTransform, let hidden):
                 guard !hidden else { continue }
@@ -212,14 +198,16 @@ struct LottieFrame {
                 // consecutive paths with the same one share a node.
                 var current: (path: Path, relative: Double)?
                 func flush() {
-                    guard let c = current, !c.path.isEmpty else { return }
+                    // A node that draws nothing — no elements, or no opacity — is left out (as rlottie does).
+                    guard let c = current, !c.path.isEmpty, layerOpacity * paint.scopeOpacity * c.relative * paint.opacity > 0 else { return }
                     nodes.append(LottieNode(path: c.path, fill: paint.fill, stroke: paint.stroke, strokeWidth: paint.width * scale,
                                             opacity: layerOpacity * paint.scopeOpacity * c.relative * paint.opacity,
                                             strokeStyle: paint.style))
                 }
                 for index in paint.paths {
                     let instance = instances[index]
-                    let relative = instance.opacities.dropFirst(paint.depth).reduce(1, *)
+                    // Innermost first (the batch evaluation walks up the groups in this order).
+                    let relative = instance.opacities.dropFirst(paint.depth).reversed().reduce(1, *)
                     if let c = current, c.relative != relative { flush(); current = nil }
                     var path = current?.path ?? Path()
                     path.addPath(instance.path, transform: instance.transform.concatenating(layerMatrix))
@@ -235,100 +223,28 @@ struct LottieFrame {
         return Color(red: at(0, 0), green: at(1, 0), blue: at(2, 0), alpha: at(3, 1))
     }
 
-    // MARK: Generated shapes, element for element as rlottie builds them (lottie §4.4)
-
-    static func rectangle(center c: [Double], size s: [Double], roundness: Double, reversed: Bool) -> Path {
-        let cx = c.first ?? 0, cy = c.count > 1 ? c[1] : 0
-        let w = s.first ?? 0, h = s.count > 1 ? s[1] : 0
-        let left = cx - w / 2, right = cx + w / 2, top = cy - h / 2, bottom = cy + h / 2
-        let r = min(max(roundness, 0), min(abs(w), abs(h)) / 2)
-        var path = Path()
-        func line(_ x: Double, _ y: Double) {
-            if path.currentPoint != Point(x: x, y: y) { path.addLine(to: Point(x: x, y: y)) }
-        }
-        guard r > 0 else {
-            path.move(to: Point(x: right, y: top))
-            if reversed {
-                path.addLine(to: Point(x: left, y: top))
-                path.addLine(to: Point(x: left, y: bottom))
-                path.addLine(to: Point(x: right, y: bottom))
-            } else {
-                path.addLine(to: Point(x: right, y: bottom))
-                path.addLine(to: Point(x: left, y: bottom))
-                path.addLine(to: Point(x: left, y: top))
-            }
-            path.addLine(to: Point(x: right, y: top))
-            path.closeSubpath()
-            return path
-        }
-        let k = LottieAnimation.handleFactor * r
-        func curve(_ c1: (Double, Double), _ c2: (Double, Double), _ end: (Double, Double)) {
-            path.addCurve(to: Point(x: end.0, y: end.1), control1: Point(x: c1.0, y: c1.1), control2: Point(x: c2.0, y: c2.1))
-        }
-        // Each corner is a line to where its arc starts (of length 0 where a side vanishes, as
-        // rlottie draws it) and one cubic; the close adds the line back to the start if needed.
-        path.move(to: Point(x: right, y: top + r))
-        if reversed {
-            path.addLine(to: Point(x: right, y: top + r))
-            curve((right, top + r - k), (right - r + k, top), (right - r, top))
-            path.addLine(to: Point(x: left + r, y: top))
-            curve((left + r - k, top), (left, top + r - k), (left, top + r))
-            path.addLine(to: Point(x: left, y: bottom - r))
-            curve((left, bottom - r + k), (left + r - k, bottom), (left + r, bottom))
-            path.addLine(to: Point(x: right - r, y: bottom))
-            curve((right - r + k, bottom), (right, bottom - r + k), (right, bottom - r))
-        } else {
-            path.addLine(to: Point(x: right, y: bottom - r))
-            curve((right, bottom - r + k), (right - r + k, bottom), (right - r, bottom))
-            path.addLine(to: Point(x: left + r, y: bottom))
-            curve((left + r - k, bottom), (left, bottom - r + k), (left, bottom - r))
-            path.addLine(to: Point(x: left, y: top + r))
-            curve((left, top + r - k), (left + r - k, top), (left + r, top))
-            path.addLine(to: Point(x: right - r, y: top))
-            curve((right - r + k, top), (right, top + r - k), (right, top + r))
-        }
-        line(right, top + r)   // the close's line back to the start, when not there already
-        path.closeSubpath()
-        return path
-    }
-
-    static func ellipse(center c: [Double], size s: [Double], reversed: Bool) -> Path {
-        let cx = c.first ?? 0, cy = c.count > 1 ? c[1] : 0
-        let rx = (s.first ?? 0) / 2, ry = (s.count > 1 ? s[1] : 0) / 2
-        let kx = LottieAnimation.handleFactor * rx, ky = LottieAnimation.handleFactor * ry
-        let left = cx - rx, right = cx + rx, top = cy - ry, bottom = cy + ry
-        var path = Path()
-        path.move(to: Point(x: cx, y: top))
-        if reversed {
-            path.addCurve(to: Point(x: left, y: cy), control1: Point(x: cx - kx, y: top), control2: Point(x: left, y: cy - ky))
-            path.addCurve(to: Point(x: cx, y: bottom), control1: Point(x: left, y: cy + ky), control2: Point(x: cx - kx, y: bottom))
-            path.addCurve(to: Point(x: right, y: cy), control1: Point(x: cx + kx, y: bottom), control2: Point(x: right, y: cy + ky))
-            path.addCurve(to: Point(x: cx, y: top), control1: Point(x: right, y: cy - ky), control2: Point(x: cx + kx, y: top))
-        } else {
-            path.addCurve(to: Point(x: right, y: cy), control1: Point(x: cx + kx, y: top), control2: Point(x: right, y: cy - ky))
-            path.addCurve(to: Point(x: cx, y: bottom), control1: Point(x: right, y: cy + ky), control2: Point(x: cx + kx, y: bottom))
-            path.addCurve(to: Point(x: left, y: cy), control1: Point(x: cx - kx, y: bottom), control2: Point(x: left, y: cy + ky))
-            path.addCurve(to: Point(x: cx, y: top), control1: Point(x: left, y: cy - ky), control2: Point(x: cx - kx, y: top))
-        }
-        path.closeSubpath()
-        return path
-    }
-
     // MARK: Trim paths (lottie §4.5)
 
     /// The visible ranges of a trim as fractions of the length, in path order: nil keeps the
     /// paths as they are (0 to 100 %), an empty list hides them.
     static func trimRanges(start s: Double, end e: Double, offset o: Double) -> [(Double, Double)]? {
+        guard let (first, second) = trimPieces(start: s, end: e, offset: o) else { return nil }
+        return [first, second].compactMap { $0 }
+    }
+
+    /// ``trimRanges(start:end:offset:)`` without an array: nil keeps the paths, (nil, nil) hides
+    /// them, else the first range and, when the range wraps, the second.
+    static func trimPieces(start s: Double, end e: Double, offset o: Double) -> ((Double, Double)?, (Double, Double)?)? {
         let a = min(max(s / 100, 0), 1), b = min(max(e / 100, 0), 1)
         let low = min(a, b), high = max(a, b)
-        if low == high { return [] }
+        if low == high { return (nil, nil) }
         if low == 0 && high == 1 { return nil }
         let turns = o / 360
         let shift = turns - turns.rounded(.down)
         var start = low + shift, end = high + shift
         if start >= 1 { start -= 1; end -= 1 }
         // A range past 1 wraps: rlottie draws its part from 0 first, then the part up to 1.
-        return end <= 1 ? [(start, end)] : [(0, end - 1), (start, 1)]
+        return end <= 1 ? ((start, end), nil) : ((0, end - 1), (start, 1))
     }
 
     static func trim(_ paths: [Int], in instances: inout [Instance], start: Double, end: Double, offset: Double, sequential: Bool) {

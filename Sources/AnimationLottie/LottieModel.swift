@@ -89,18 +89,24 @@ public struct LottieTransform: Sendable {
         if let positionX, let positionY {
             return Point(x: positionX.scalar(atFrame: frame), y: positionY.scalar(atFrame: frame))
         }
-        let p = position?.value(atFrame: frame) ?? [0, 0]
-        return Point(x: p.first ?? 0, y: p.count > 1 ? p[1] : 0)
+        guard let position else { return Point(x: 0, y: 0) }
+        let (x, y) = LottieShapes.pair(position, frame)
+        return Point(x: x, y: y)
     }
 
     /// The matrix at `frame`: translate by −anchor, scale, rotate, translate by position
     /// (lottie §3.2), plus `extraRotation` radians after the rotation (auto-orient, §3.4).
     public func matrix(atFrame frame: Double, extraRotation: Double = 0) -> AffineTransform {
-        let a = anchor.value(atFrame: frame), s = scale.value(atFrame: frame)
+        let (ax, ay) = LottieShapes.pair(anchor, frame)
+        var sx = 100.0, sy = 100.0
+        scale.withValue(atFrame: frame) { s in
+            sx = s.first ?? 100
+            sy = s.count > 1 ? s[1] : sx
+        }
         let p = position(atFrame: frame)
         let r = rotation.scalar(atFrame: frame) * .pi / 180 + extraRotation
-        var m = AffineTransform.translation(x: -(a.first ?? 0), y: -(a.count > 1 ? a[1] : 0))
-        m = m.concatenating(.scale(x: (s.first ?? 100) / 100, y: (s.count > 1 ? s[1] : s.first ?? 100) / 100))
+        var m = AffineTransform.translation(x: -ax, y: -ay)
+        m = m.concatenating(.scale(x: sx / 100, y: sy / 100))
         if r != 0 { m = m.concatenating(.rotation(angle: r)) }
         return m.concatenating(.translation(x: p.x, y: p.y))
     }

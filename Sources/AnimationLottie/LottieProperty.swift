@@ -78,25 +78,41 @@ public struct LottieProperty: Sendable {
 
     /// The value at `frame` (the file's frame numbers, fractional allowed).
     public func value(atFrame frame: Double) -> [Double] {
-        guard !segments.isEmpty else { return first }
-        guard let s = segment(at: frame) else { return frame < firstFrame ? first : last }
-        if s.hold || s.endFrame <= s.startFrame { return s.start }
+        [Double](unsafeUninitializedCapacity: max(dimension, 1)) { buffer, count in
+            evaluate(atFrame: frame, into: buffer.baseAddress!)   // capacity ≥ 1: never nil
+            count = dimension
+        }
+    }
+
+    /// Calls `body` with the value at `frame` in temporary storage (no heap allocation for the
+    /// usual sizes: what a tick uses).
+    func withValue(atFrame frame: Double, _ body: (UnsafeBufferPointer<Double>) -> Void) {
+        withUnsafeTemporaryAllocation(of: Double.self, capacity: max(dimension, 1)) { buffer in
+            evaluate(atFrame: frame, into: buffer.baseAddress!)   // capacity ≥ 1: never nil
+            body(UnsafeBufferPointer(rebasing: buffer[0..<dimension]))
+        }
+    }
+
+    /// Writes the `dimension` numbers of the value at `frame` to `out` (lottie §2.2–§2.6).
+    func evaluate(atFrame frame: Double, into out: UnsafeMutablePointer<Double>) {
+        @inline(__always) func copy(_ v: [Double]) { for d in 0..<dimension { out[d] = v[d] } }
+        guard !segments.isEmpty else { return copy(first) }
+        guard let s = segment(at: frame) else { return copy(frame < firstFrame ? first : last) }
+        if s.hold || s.endFrame <= s.startFrame { return copy(s.start) }
         let progress = (frame - s.startFrame) / (s.endFrame - s.startFrame)
         if let curve = s.spatial {
             let eased = s.easing[0].value(at: progress)
             let p = curve.point(atFraction: eased)
-            var v = s.start
-            v[0] = p.x
-            if v.count > 1 { v[1] = p.y }
-            for d in 2..<v.count where d < s.end.count { v[d] = s.start[d] + (s.end[d] - s.start[d]) * eased }
-            return v
+            copy(s.start)
+            out[0] = p.x
+            if dimension > 1 { out[1] = p.y }
+            for d in 2..<max(dimension, 2) where d < s.end.count { out[d] = s.start[d] + (s.end[d] - s.start[d]) * eased }
+            return
         }
-        var v = s.start
-        for d in 0..<min(v.count, s.end.count) {
+        for d in 0..<dimension {
             let eased = s.easing[d < s.easing.count ? d : 0].value(at: progress)
-            v[d] = s.start[d] + (s.end[d] - s.start[d]) * eased
+            out[d] = s.start[d] + (s.end[d] - s.start[d]) * eased
         }
-        return v
     }
 
     /// The direction of travel at `frame` for a position (lottie §3.4): the tangent of the
@@ -114,9 +130,11 @@ public struct LottieProperty: Sendable {
         return dx == 0 && dy == 0 ? nil : Point(x: dx, y: dy)
     }
 
-    /// The scalar at `frame` (the first number).
+    /// The scalar at `frame` (the first number; 0 for an empty value).
     public func scalar(atFrame frame: Double) -> Double {
-        value(atFrame: frame).first ?? 0
+        var x = 0.0
+        withValue(atFrame: frame) { v in x = v.first ?? 0 }
+        return x
     }
 }
 

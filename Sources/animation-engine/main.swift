@@ -578,7 +578,7 @@ struct Demo: ParsableCommand {
 struct Lottie: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Lottie (Bodymovin) files in the subset L1.",
-        subcommands: [LottieGeometry.self, LottieRender.self]
+        subcommands: [LottieGeometry.self, LottieRender.self, LottieBench.self]
     )
 }
 
@@ -702,5 +702,113 @@ struct LottieRender: ParsableCommand {
                                                     title: "\(URL(fileURLWithPath: file).lastPathComponent)"),
                             to: directory + "/index.html")
         printError("wrote \(names.count) frames and index.html to \(directory)")
+    }
+}
+
+struct LottieBench: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "bench",
+        abstract: "Measure ticks of many Lottie instances, each at its own frame, evaluated together (LottieBatch).",
+        discussion: """
+        Every file gets --instances instances; instance i of a file shows frame (7·i + tick) mod its frame count
+        (distinct frames, as a screen of stickers shows them). Reported: reading and compiling apart, the tick's
+        p50 and the time per instance-frame, the batch's memory per instance, heap allocations per tick.
+        """
+    )
+
+    @Argument(help: "Lottie files (JSON).")
+    var files: [String]
+
+    @Option(help: "Instances of each file.")
+    var instances: Int = 1000
+
+    @Option(help: "Ticks to measure.")
+    var ticks: Int = 100
+
+    @Option(help: "Threads (0: one per processor).")
+    var threads: Int = 0
+
+    @Option(help: "The square every instance is fitted into, in pixels.")
+    var size: Double = 256
+
+    @Flag(help: "Print one JSON object instead of text.")
+    var json = false
+
+    func validate() throws {
+        guard !files.isEmpty else { throw ValidationError("give at least one Lottie file") }
+        guard (1...1_000_000).contains(instances) else { throw ValidationError("--instances must be in 1…1000000") }
+        guard (1...100_000).contains(ticks) else { throw ValidationError("--ticks must be in 1…100000") }
+        guard (0...256).contains(threads) else { throw ValidationError("--threads must be in 0…256") }
+        guard size.isFinite && size > 0 && size <= 16384 else { throw ValidationError("--size must be in (0, 16384]") }
+    }
+
+    func run() throws {
+        func now() -> UInt64 { DispatchTime.now().uptimeNanoseconds }
+        let readStart = now()
+        let animations = try files.map { try loadLottie($0, lenient: false) }
+        let readSeconds = Double(now() - readStart) / 1e9
+        let compileStart = now()
+        let programs: [LottieProgram]
+        do {
+            programs = try animations.map { try LottieProgram($0, size: size) }
+        } catch let error as LottieError {
+            throw fail("\(error)")
+        }
+        let batch = LottieBatch(maximumThreads: threads)
+        var spans: [(range: Range<Int>, first: Double, count: Int)] = []
+        for program in programs {
+            let range = try batch.add(program, count: instances)
+            let a = program.animation
+            spans.append((range, a.inPoint, max(1, Int((a.outPoint - a.inPoint).rounded(.up)))))
+        }
+        let setupSeconds = Double(now() - compileStart) / 1e9
+        func setFrames(_ tick: Int) {
+            for span in spans {
+                for (j, i) in span.range.enumerated() { batch.setFrame(span.first + Double((7 * j + tick) % span.count), of: i) }
+            }
+        }
+        setFrames(0)
+        batch.tick()
+        var samples: [Double] = []
+        for t in 0..<ticks {
+            setFrames(t + 1)
+            let start = now()
+            batch.tick()
+            samples.append(Double(now() - start) / 1e9)
+        }
+        var allocations: Double?
+        if allocation_counter_available() == 1 {
+            allocation_counter_start()
+            for t in 0..<10 { setFrames(ticks + t); batch.tick() }
+            allocations = Double(allocation_counter_stop()) / 10
+        }
+        samples.sort()
+        let p50 = samples[samples.count / 2]
+        let total = batch.instanceCount
+        let perInstance = p50 / Double(total) * 1e9
+        let bytes = Double(batch.bufferBytes) / Double(total)
+        let usedThreads = threads > 0 ? threads : Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))
+        if json {
+            var fields: [String] = []
+            fields.append("\"files\":[\(files.map { JSON.string($0).text }.joined(separator: ","))]")
+            fields.append("\"instancesPerFile\":\(instances)")
+            fields.append("\"instances\":\(total)")
+            fields.append("\"threads\":\(usedThreads)")
+            fields.append("\"readSeconds\":\(readSeconds)")
+            fields.append("\"setupSeconds\":\(setupSeconds)")
+            fields.append("\"tickP50Seconds\":\(p50)")
+            fields.append("\"tickMinSeconds\":\(samples[0])")
+            fields.append("\"nanosecondsPerInstanceFrame\":\(perInstance)")
+            fields.append("\"bufferBytesPerInstance\":\(bytes)")
+            fields.append("\"allocationsPerTick\":\(allocations.map { "\($0)" } ?? "null")")
+            fields.append("\"cpuFeatures\":\(JSON.string(BuildInfo.cpuFeatures).text)")
+            print("{" + fields.joined(separator: ",") + "}")
+        } else {
+            print("lottie bench: \(files.count) file(s) × \(instances) instances = \(total), \(usedThreads) thread(s), \(ticks) ticks")
+            print(String(format: "read %.1f ms, compile and set up %.1f ms", readSeconds * 1e3, setupSeconds * 1e3))
+            print(String(format: "tick p50 %.3f ms (min %.3f ms): %.0f ns per instance-frame", p50 * 1e3, samples[0] * 1e3, perInstance))
+            print(String(format: "batch memory %.0f bytes per instance", bytes))
+            print("allocations / tick: \(allocations.map { String(format: "%.2f", $0) } ?? "not counted")")
+        }
     }
 }

@@ -96,6 +96,16 @@ struct LottieGeometryTests {
         #expect(start[0].opacity == 0.5 && start[0].strokeWidth == 2)
     }
 
+    @Test("§4.1 a group's opacity applies to its paths, also when the paint is outside the group: one node per run of equal opacity")
+    func groupOpacityUnderAnOuterPaint() throws {
+        let nodes = try lottieFile("group-opacity").nodes(atFrame: 0, size: 100)
+        // Layer 90 % × fill 80 %, times each path's groups: 50 %, 100 % (the ellipse), 25 % (nested), 50 %.
+        #expect(nodes.count == 4)
+        #expect(zip(nodes.map(\.opacity), [0.36, 0.72, 0.18, 0.36]).allSatisfy { near($0, $1, 1e-12) })
+        #expect(nodes.allSatisfy { $0.fill == Color(red: 1, green: 0, blue: 0) })
+        #expect(start(nodes[1]) == Point(x: 50, y: 50), "the ellipse's top, its group moved down 10")
+    }
+
     @Test("§3.2 §3.3 anchor, scale, rotation and position; a parent's matrix (not its opacity); split position")
     func transformsAndParenting() throws {
         let file = try lottieFile("transforms-parenting")

@@ -7,8 +7,9 @@ import Glibc
 import Darwin
 #endif
 
-/// Work split into numbered chunks that write disjoint outputs.
-protocol ParallelJob: AnyObject {
+/// Work split into numbered chunks that write disjoint outputs (package-wide: AnimationLottie's
+/// ticks run on the same pool design).
+package protocol ParallelJob: AnyObject {
     func runChunk(_ index: Int)
 }
 
@@ -33,9 +34,9 @@ protocol ParallelJob: AnyObject {
 ///
 /// `@unchecked Sendable`: threads share only atomics, semaphores and the job fields, which the
 /// caller writes before the epoch's sequentially consistent bump and workers read after seeing it.
-final class WorkerPool: @unchecked Sendable {
+package final class WorkerPool: @unchecked Sendable {
     /// Threads besides the caller.
-    let workerCount: Int
+    package let workerCount: Int
     /// How long an idle worker spins before it sleeps: long enough to span the gaps between a
     /// frame's stages, short enough to cost a frame every 16 ms well under 1 % of a core.
     static let spinNanoseconds: UInt64 = 100_000
@@ -59,13 +60,13 @@ final class WorkerPool: @unchecked Sendable {
     private var threads: [pthread_t] = []
 
     /// The number of processors online.
-    static var processorCount: Int { max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))) }
+    package static var processorCount: Int { max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))) }
 
     /// Called on each worker thread as it starts, with its number (1, 2, …; the caller is 0).
     private let onStart: (@Sendable (Int) -> Void)?
     private let started = Atomic<Int>(0)
 
-    init(workers: Int, onStart: (@Sendable (Int) -> Void)? = nil) {
+    package init(workers: Int, onStart: (@Sendable (Int) -> Void)? = nil) {
         self.onStart = onStart
         workerCount = max(0, workers)
         self.workers = (0..<workerCount).map { _ in Worker() }
@@ -109,12 +110,12 @@ final class WorkerPool: @unchecked Sendable {
 
     /// Wakes the workers that sleep, so that they spin again: called when a run is near (a frame
     /// begins), to take the wake-up's latency off the first stage.
-    func prepare() {
+    package func prepare() {
         wakeSleepers()
     }
 
     /// Runs jobs `0..<count` on the caller and the workers; returns when all are done.
-    func run(_ count: Int, job: any ParallelJob) {
+    package func run(_ count: Int, job: any ParallelJob) {
         runner = job
         jobCount = count
         next.store(0, ordering: .relaxed)

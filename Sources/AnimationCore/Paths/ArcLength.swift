@@ -2,9 +2,9 @@ import Foundation
 
 /// Gauss–Legendre quadrature on 16 nodes, computed once by Newton's method on the Legendre
 /// polynomial (nodes to full double precision).
-enum GaussLegendre {
-    static let order = 16
-    static let rule: (nodes: [Double], weights: [Double]) = {
+package enum GaussLegendre {
+    package static let order = 16
+    package static let rule: (nodes: [Double], weights: [Double]) = {
         let n = order
         var nodes = [Double](), weights = [Double]()
         for i in 1...n {
@@ -29,7 +29,7 @@ enum GaussLegendre {
     }()
 
     /// ∫ₐᵇ f.
-    static func integrate(_ a: Double, _ b: Double, _ f: (Double) -> Double) -> Double {
+    package static func integrate(_ a: Double, _ b: Double, _ f: (Double) -> Double) -> Double {
         let half = (b - a) / 2, mid = (a + b) / 2
         var sum = 0.0
         for i in 0..<order { sum += rule.weights[i] * f(mid + half * rule.nodes[i]) }

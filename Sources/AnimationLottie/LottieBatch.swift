@@ -1,0 +1,244 @@
+import AnimationBatch
+import AnimationCore
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Many instances of compiled Lottie files (``LottieProgram``), each at its own frame, evaluated
+/// together over all cores — what a screen of stickers or a dashboard of animated icons asks of
+/// a player each tick.
+///
+/// An instance is a frame and preallocated output buffers: no per-instance object graph. A
+/// ``tick()`` evaluates every instance at its frame into its buffers and allocates nothing (the
+/// buffers are sized when instances are added, from the program's bounds). Results equal the
+/// reference evaluation (``LottieAnimation/nodes(atFrame:size:)``) bit for bit except where
+/// trims cut curves: there the cut points agree within 10⁻⁹ px (both measure arc length by
+/// Gauss–Legendre quadrature, refined differently). Instances are split into chunks with fixed
+/// boundaries, each written by one thread: results are identical for any thread count.
+///
+/// Not thread-safe: one thread adds instances, sets frames, ticks and reads; the tick uses its
+/// own worker threads and returns when they are done.
+public final class LottieBatch {
+    /// One instance's output after a tick.
+    struct Output {
+        var nodeStart: Int
+        var nodeCount: Int
+        var kindStart: Int
+        var numberStart: Int
+    }
+
+    /// A node in an instance's output: its elements (kinds and numbers, in the instance's
+    /// buffers), paint and opacity.
+    struct NodeRecord {
+        var kindStart: Int
+        var kindCount: Int
+        var numberStart: Int
+        var isFill: Bool
+        var color: Color
+        var width: Double
+        var opacity: Double
+        var style: LottieStrokeStyle?
+    }
+
+    private(set) var programs: [LottieProgram] = []
+    private var programOf: [Int] = []
+    private var frames: [Double] = []
+    private var outputs: [Output] = []
+    // Every instance's output, one after another (raw memory, sized by `add`, freed in deinit).
+    private var nodes: UnsafeMutableBufferPointer<NodeRecord> = .init(start: nil, count: 0)
+    private var kinds: UnsafeMutableBufferPointer<UInt8> = .init(start: nil, count: 0)
+    private var numbers: UnsafeMutableBufferPointer<Double> = .init(start: nil, count: 0)
+    private var nodeTotal = 0, kindTotal = 0, numberTotal = 0
+
+    private let pool: WorkerPool?
+    private var job: TickJob?
+    /// Instances per chunk: fixed boundaries make results independent of the thread count.
+    static let chunkSize = 16
+    private var scratches: [LottieScratch] = []
+
+    /// A batch evaluated on up to `maximumThreads` threads (0: one per processor).
+    public init(maximumThreads: Int = 0) {
+        let threads = maximumThreads > 0 ? maximumThreads : WorkerPool.processorCount
+        pool = threads > 1 ? WorkerPool(workers: threads - 1) : nil
+    }
+
+    deinit {
+        nodes.deallocate()
+        kinds.deallocate()
+        numbers.deallocate()
+    }
+
+    /// How many instances the batch holds.
+    public var instanceCount: Int { frames.count }
+
+    /// The memory the batch holds for its instances and ticks, in bytes: output buffers, frames
+    /// and per-chunk working memory (the programs themselves are shared and not counted).
+    public var bufferBytes: Int {
+        let output = nodes.count * MemoryLayout<NodeRecord>.stride + kinds.count + numbers.count * MemoryLayout<Double>.stride
+        let perInstance = frames.count * (MemoryLayout<Double>.stride + MemoryLayout<Output>.stride + MemoryLayout<Int>.stride)
+        return output + perInstance + scratches.reduce(0) { $0 + $1.bytes }
+    }
+
+    /// Adds `count` instances of `program`, each at the program's first frame; returns their
+    /// numbers. Sets up their output buffers (this allocates; ticks do not).
+    ///
+    /// - Throws: ``LottieError/invalid(path:reason:)`` naming `count` when it is negative or more
+    ///   than 10,000,000 instances would be held.
+    @discardableResult
+    public func add(_ program: LottieProgram, count: Int) throws -> Range<Int> {
+        guard count >= 0, frames.count + count <= 10_000_000 else {
+            throw LottieError.invalid(path: "count", reason: "must be in 0…\(10_000_000 - frames.count) (got \(count))")
+        }
+        let p = programs.firstIndex { $0 === program } ?? { programs.append(program); return programs.count - 1 }()
+        let first = frames.count
+        for _ in 0..<count {
+            programOf.append(p)
+            frames.append(program.animation.inPoint)
+            outputs.append(Output(nodeStart: nodeTotal, nodeCount: 0, kindStart: kindTotal, numberStart: numberTotal))
+            nodeTotal += program.outputNodes
+            kindTotal += program.outputKinds
+            numberTotal += program.outputNumbers
+        }
+        grow()
+        return first..<frames.count
+    }
+
+    private func grow() {
+        func regrow<T>(_ buffer: inout UnsafeMutableBufferPointer<T>, _ count: Int, _ fill: T) {
+            guard count > buffer.count else { return }
+            let bigger = UnsafeMutableBufferPointer<T>.allocate(capacity: max(count, buffer.count * 2))
+            bigger.initialize(repeating: fill)
+            if let base = buffer.baseAddress, let to = bigger.baseAddress { to.update(from: base, count: buffer.count) }
+            buffer.deallocate()
+            buffer = bigger
+        }
+        regrow(&nodes, nodeTotal, NodeRecord(kindStart: 0, kindCount: 0, numberStart: 0, isFill: true,
+                                            color: Color(red: 0, green: 0, blue: 0), width: 0, opacity: 0, style: nil))
+        regrow(&kinds, kindTotal, 0)
+        regrow(&numbers, numberTotal, 0)
+        let chunks = (frames.count + Self.chunkSize - 1) / Self.chunkSize
+        while scratches.count < chunks { scratches.append(LottieScratch()) }
+        for s in scratches { for p in programs { s.reserve(for: p) } }
+        job = nil
+    }
+
+    /// The frame of `instance` (the file's own frame numbers).
+    public func frame(of instance: Int) -> Double { frames[instance] }
+
+    /// Sets the frame `instance` shows from the next tick; frames outside `ip ≤ f < op` are
+    /// drawn as the file defines them there (usually nothing).
+    public func setFrame(_ frame: Double, of instance: Int) {
+        frames[instance] = frame.isFinite ? frame : programs[programOf[instance]].animation.inPoint
+    }
+
+    /// Evaluates every instance at its frame (all cores; no allocation).
+    public func tick() {
+        let chunks = (frames.count + Self.chunkSize - 1) / Self.chunkSize
+        guard chunks > 0 else { return }
+        if job == nil { job = TickJob(batch: self) }
+        if let pool, chunks > 1 {
+            pool.prepare()
+            pool.run(chunks, job: job!)   // set just above
+        } else {
+            for c in 0..<chunks { runChunk(c) }
+        }
+    }
+
+    final class TickJob: ParallelJob {
+        unowned let batch: LottieBatch
+        init(batch: LottieBatch) { self.batch = batch }
+        func runChunk(_ index: Int) { batch.runChunk(index) }
+    }
+
+    func runChunk(_ c: Int) {
+        let scratch = scratches[c]
+        let end = min(frames.count, (c + 1) * Self.chunkSize)
+        for i in c * Self.chunkSize..<end {
+            let program = programs[programOf[i]]
+            var out = OutputSink(nodes: nodes.baseAddress! + outputs[i].nodeStart, nodeCapacity: program.outputNodes,
+                                 kinds: kinds.baseAddress! + outputs[i].kindStart, kindCapacity: program.outputKinds,
+                                 numbers: numbers.baseAddress! + outputs[i].numberStart, numberCapacity: program.outputNumbers)
+            scratch.evaluate(program, frame: frames[i], into: &out)
+            outputs[i].nodeCount = out.nodeCount
+        }
+    }
+
+    /// What `instance` drew in the last tick, as nodes (allocates: for checks and readers that
+    /// want values; hosts that upload read ``withGeometry(of:_:)``).
+    public func nodes(of instance: Int) -> [LottieNode] {
+        let o = outputs[instance]
+        return (0..<o.nodeCount).map { k in
+            let n = nodes[o.nodeStart + k]
+            var path = Path()
+            var at = o.numberStart + n.numberStart
+            for e in 0..<n.kindCount {
+                switch kinds[o.kindStart + n.kindStart + e] {
+                case 0: path.move(to: Point(x: numbers[at], y: numbers[at + 1])); at += 2
+                case 1: path.addLine(to: Point(x: numbers[at], y: numbers[at + 1])); at += 2
+                case 2:
+                    path.addCurve(to: Point(x: numbers[at + 4], y: numbers[at + 5]), control1: Point(x: numbers[at], y: numbers[at + 1]),
+                                  control2: Point(x: numbers[at + 2], y: numbers[at + 3]))
+                    at += 6
+                default: path.closeSubpath()
+                }
+            }
+            return LottieNode(path: path, fill: n.isFill ? n.color : nil, stroke: n.isFill ? nil : n.color,
+                              strokeWidth: n.width, opacity: n.opacity, strokeStyle: n.style)
+        }
+    }
+
+    /// Calls `body` with `instance`'s last geometry in place: its node count, then per node the
+    /// element kinds (0 move, 1 line, 2 cubic, 3 close) and their numbers (x, y per point; a
+    /// cubic's two controls then its end), without copying.
+    public func withGeometry(of instance: Int, _ body: (LottieGeometryView) -> Void) {
+        let o = outputs[instance]
+        body(LottieGeometryView(nodes: UnsafeBufferPointer(rebasing: nodes[o.nodeStart..<o.nodeStart + o.nodeCount]),
+                                kinds: UnsafePointer(kinds.baseAddress! + o.kindStart), numbers: UnsafePointer(numbers.baseAddress! + o.numberStart)))
+    }
+}
+
+/// One instance's geometry in a ``LottieBatch``'s buffers (valid inside
+/// ``LottieBatch/withGeometry(of:_:)`` only: it points into the batch's memory).
+public struct LottieGeometryView {
+    let nodes: UnsafeBufferPointer<LottieBatch.NodeRecord>
+    let kinds: UnsafePointer<UInt8>
+    let numbers: UnsafePointer<Double>
+
+    /// How many nodes, back to front.
+    public var count: Int { nodes.count }
+    /// Node `k`'s element kinds (0 move, 1 line, 2 cubic, 3 close).
+    public func kinds(of k: Int) -> UnsafeBufferPointer<UInt8> {
+        UnsafeBufferPointer(start: kinds + nodes[k].kindStart, count: nodes[k].kindCount)
+    }
+    /// Node `k`'s numbers: two per point, a cubic's controls before its end.
+    public func numbers(of k: Int) -> UnsafePointer<Double> { numbers + nodes[k].numberStart }
+    /// Node `k`'s colour, and whether it fills (else strokes).
+    public func paint(of k: Int) -> (color: Color, isFill: Bool, strokeWidth: Double, opacity: Double) {
+        (nodes[k].color, nodes[k].isFill, nodes[k].width, nodes[k].opacity)
+    }
+}
+
+/// Writes nodes into an instance's buffers (raw memory of the batch; bounds from the program).
+struct OutputSink {
+    let nodes: UnsafeMutablePointer<LottieBatch.NodeRecord>
+    let nodeCapacity: Int
+    let kinds: UnsafeMutablePointer<UInt8>
+    let kindCapacity: Int
+    let numbers: UnsafeMutablePointer<Double>
+    let numberCapacity: Int
+    var nodeCount = 0
+    var kindCount = 0
+    var numberCount = 0
+
+    init(nodes: UnsafeMutablePointer<LottieBatch.NodeRecord>, nodeCapacity: Int, kinds: UnsafeMutablePointer<UInt8>, kindCapacity: Int,
+         numbers: UnsafeMutablePointer<Double>, numberCapacity: Int) {
+        self.nodes = nodes
+        self.nodeCapacity = nodeCapacity
+        self.kinds = kinds
+        self.kindCapacity = kindCapacity
+        self.numbers = numbers
+        self.numberCapacity = numberCapacity
+    }
+}

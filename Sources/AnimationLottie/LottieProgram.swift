@@ -1,0 +1,271 @@
+import AnimationCore
+
+/// A Lottie file compiled for ``LottieBatch``: its layers flattened (precompositions expanded in
+/// place, parents before children), its shape items turned into flat lists — groups, path
+/// slots, trims in the order they apply, paints in painter's order with the slots they paint —
+/// and the capacity every buffer of a tick needs, so that a tick allocates nothing.
+///
+/// Compiling is the set-up cost; every instance of the program shares it (no per-instance
+/// object graph: an instance is its frame and its output buffers).
+public final class LottieProgram: Sendable {
+    /// The file.
+    public let animation: LottieAnimation
+    /// The square every instance is fitted into, in device pixels.
+    public let size: Double
+    let fit: AffineTransform
+
+    struct Layer: Sendable {
+        enum Content: Sendable {
+            case shapes(groups: Range<Int>, slots: Range<Int>, trims: Range<Int>, paints: Range<Int>)
+            case solid(width: Double, height: Double, color: Color)
+            case precomposition(child: Int, remap: LottieProperty?)
+            case null
+        }
+        var transform: LottieTransform
+        /// The composition whose clock the layer reads (0: the instance's frame).
+        var composition: Int
+        /// The parent layer (an index into `layers`), or −1.
+        var parent: Int
+        /// The precomposition layer that shows this layer's composition, or −1.
+        var owner: Int
+        var inPoint: Double
+        var outPoint: Double
+        var startTime: Double
+        var stretch: Double
+        var hidden: Bool
+        var autoOrient: Bool
+        var content: Content
+    }
+
+    struct Group: Sendable {
+        var transform: LottieTransform
+        var parent: Int
+        var depth: Int
+    }
+
+    struct Slot: Sendable {
+        var item: LottieShapeItem
+        var group: Int
+        var kindOffset: Int
+        var kindCapacity: Int
+        var pointOffset: Int
+        var pointCapacity: Int
+    }
+
+    struct Trim: Sendable {
+        var start: LottieProperty
+        var end: LottieProperty
+        var offset: LottieProperty
+        var sequential: Bool
+        var slots: [Int]
+    }
+
+    struct Paint: Sendable {
+        var isFill: Bool
+        var color: LottieProperty
+        var opacity: LottieProperty
+        var width: LottieProperty?
+        var style: LottieStrokeStyle?
+        var group: Int
+        var depth: Int
+        var slots: [Int]
+    }
+
+    /// Evaluation order: owners before what they show, parents before children.
+    let layers: [Layer]
+    /// Drawing layers (shape, solid), back to front.
+    let paintOrder: [Int]
+    let compositionCount: Int
+    let groups: [Group]
+    let slots: [Slot]
+    let trims: [Trim]
+    let paints: [Paint]
+    /// The slot buffers' total sizes (element kinds, and numbers: two per point).
+    let scratchKinds: Int
+    let scratchNumbers: Int
+    /// The largest slot, for a trim's working space.
+    let largestSlotKinds: Int
+    let largestSlotNumbers: Int
+    /// An instance's output capacity: nodes, element kinds, numbers.
+    let outputNodes: Int
+    let outputKinds: Int
+    let outputNumbers: Int
+
+    /// The most element slots one instance's buffers may need: a file past this (trims of trims
+    /// of long paths) is refused rather than given unbounded memory.
+    public static let maximumElements = 1 << 24
+
+    /// Compiles `animation` for instances fitted into `size` × `size`.
+    ///
+    /// - Throws: ``LottieError/invalid(path:reason:)`` naming `size` when it is not positive and
+    ///   finite, or the file when one instance would need more than ``maximumElements`` elements.
+    public init(_ animation: LottieAnimation, size: Double) throws {
+        guard size.isFinite, size > 0 else { throw LottieError.invalid(path: "size", reason: "must be a positive number (got \(size))") }
+        self.animation = animation
+        self.size = size
+        fit = animation.fitTransform(size: size)
+        var builder = Builder(animation: animation)
+        try builder.composition(animation.layers, owner: -1, index: 0, depth: 0)
+        layers = builder.layers
+        paintOrder = builder.paintOrder
+        compositionCount = builder.compositionCount
+        groups = builder.groups
+        slots = builder.slots
+        trims = builder.trims
+        paints = builder.paints
+        scratchKinds = builder.kindTotal
+        scratchNumbers = builder.numberTotal
+        largestSlotKinds = builder.slots.map(\.kindCapacity).max() ?? 0
+        largestSlotNumbers = builder.slots.map(\.pointCapacity).max() ?? 0
+        var nodes = 0, kinds = 0, numbers = 0
+        for k in paintOrder {
+            switch layers[k].content {
+            case .solid:
+                nodes += 1; kinds += 6; numbers += 10
+            case .shapes(_, _, _, let paintRange):
+                for p in paintRange {
+                    nodes += max(1, paints[p].slots.count)
+                    for s in paints[p].slots { kinds += slots[s].kindCapacity; numbers += 2 * slots[s].pointCapacity }
+                }
+            default:
+                break
+            }
+        }
+        guard kinds <= Self.maximumElements, scratchKinds <= Self.maximumElements else {
+            throw LottieError.invalid(path: "", reason: "needs more than \(Self.maximumElements) path elements per instance")
+        }
+        outputNodes = nodes
+        outputKinds = kinds
+        outputNumbers = numbers
+    }
+
+    /// Flattens compositions and shape items.
+    struct Builder {
+        let animation: LottieAnimation
+        var layers: [Layer] = []
+        var paintOrder: [Int] = []
+        var compositionCount = 0
+        var groups: [Group] = []
+        var slots: [Slot] = []
+        var trims: [Trim] = []
+        var paints: [Paint] = []
+        var kindTotal = 0
+        var numberTotal = 0
+
+        init(animation: LottieAnimation) { self.animation = animation }
+
+        /// Adds a composition's layers (parents first) and, after them, the compositions its
+        /// precomposition layers show; records its drawing layers in painter's order.
+        mutating func composition(_ list: [LottieLayer], owner: Int, index: Int, depth: Int) throws {
+            compositionCount = max(compositionCount, index + 1)
+            let parents = LottieAnimation.parentIndices(list)
+            var flat = [Int](repeating: -1, count: list.count)
+            for k in LottieAnimation.evaluationOrder(parents: parents) {
+                let layer = list[k]
+                flat[k] = layers.count
+                var content: Layer.Content
+                switch layer.content {
+                case .shapes(let items): content = shapes(items)
+                case .solid(let w, let h, let color): content = .solid(width: w, height: h, color: color)
+                case .precomposition(_, let remap): content = .precomposition(child: -1, remap: remap)   // child set below
+                case .null: content = .null
+                }
+                layers.append(Layer(transform: layer.transform, composition: index, parent: parents[k] >= 0 ? flat[parents[k]] : -1,
+                                    owner: owner, inPoint: layer.inPoint, outPoint: layer.outPoint, startTime: layer.startTime,
+                                    stretch: layer.stretch, hidden: layer.hidden, autoOrient: layer.autoOrient, content: content))
+            }
+            // Painter's order: the last layer first; a precomposition's layers where it stands.
+            for k in list.indices.reversed() {
+                let f = flat[k]
+                switch list[k].content {
+                case .shapes, .solid:
+                    paintOrder.append(f)
+                case .precomposition(let id, let remap):
+                    guard let inner = animation.precompositions[id], depth < LottieAnimation.maximumNesting else { continue }
+                    let child = compositionCount
+                    compositionCount += 1
+                    layers[f].content = .precomposition(child: child, remap: remap)
+                    try composition(inner, owner: f, index: child, depth: depth + 1)
+                case .null:
+                    continue
+                }
+            }
+        }
+
+        mutating func shapes(_ items: [LottieShapeItem]) -> Layer.Content {
+            let g0 = groups.count, s0 = slots.count, t0 = trims.count
+            var emissions: [Emission] = []
+            _ = scope(items, group: -1, depth: 0, emissions: &emissions)
+            let p0 = paints.count
+            emit(emissions)
+            // Buffer offsets, once every trim has grown its slots.
+            for s in s0..<slots.count {
+                slots[s].kindOffset = kindTotal
+                slots[s].pointOffset = numberTotal
+                kindTotal += slots[s].kindCapacity
+                numberTotal += 2 * slots[s].pointCapacity
+            }
+            return .shapes(groups: g0..<groups.count, slots: s0..<slots.count, trims: t0..<trims.count, paints: p0..<paints.count)
+        }
+
+        indirect enum Emission {
+            case paint(Paint)
+            case group([Emission])
+        }
+
+        /// One list of items, as the reference's `scope` reads it; returns the slots above.
+        mutating func scope(_ items: [LottieShapeItem], group: Int, depth: Int, emissions: inout [Emission]) -> [Int] {
+            var above: [Int] = []
+            for item in items where !item.isHidden {
+                switch item {
+                case .path(let property, _):
+                    let n = property.constant?.vertices.count ?? property.keys.first?.start.vertices.count ?? 0
+                    let closed = property.constant?.closed ?? property.keys.first?.start.closed ?? false
+                    addSlot(item, group: group, kinds: n == 0 ? 0 : n + (closed ? 2 : 0), points: n == 0 ? 0 : 1 + 3 * (n - 1) + (closed ? 3 : 0))
+                    above.append(slots.count - 1)
+                case .rectangle:
+                    addSlot(item, group: group, kinds: 11, points: 18)
+                    above.append(slots.count - 1)
+                case .ellipse:
+                    addSlot(item, group: group, kinds: 6, points: 13)
+                    above.append(slots.count - 1)
+                case .group(let inner, let transform, _):
+                    groups.append(Group(transform: transform, parent: group, depth: depth + 1))
+                    var innerEmissions: [Emission] = []
+                    let paths = scope(inner, group: groups.count - 1, depth: depth + 1, emissions: &innerEmissions)
+                    emissions.append(.group(innerEmissions))
+                    above.append(contentsOf: paths)
+                case .trim(let start, let end, let offset, let sequential, _):
+                    trims.append(Trim(start: start, end: end, offset: offset, sequential: sequential, slots: above))
+                    // A trim's pieces: per range at most a move and a piece per segment, two ranges.
+                    for s in above {
+                        let k = slots[s].kindCapacity
+                        slots[s].kindCapacity = 4 * k + 4
+                        slots[s].pointCapacity = max(slots[s].pointCapacity, 8 * k + 8)
+                    }
+                case .fill(let color, let opacity, _):
+                    emissions.append(.paint(Paint(isFill: true, color: color, opacity: opacity, width: nil, style: nil,
+                                                  group: group, depth: depth, slots: above)))
+                case .stroke(let color, let opacity, let width, let style, _):
+                    emissions.append(.paint(Paint(isFill: false, color: color, opacity: opacity, width: width, style: style,
+                                                  group: group, depth: depth, slots: above)))
+                }
+            }
+            return above
+        }
+
+        mutating func addSlot(_ item: LottieShapeItem, group: Int, kinds: Int, points: Int) {
+            slots.append(Slot(item: item, group: group, kindOffset: 0, kindCapacity: kinds, pointOffset: 0, pointCapacity: points))
+        }
+
+        /// Paints in painter's order (a list from its last item), and the slots' buffer offsets.
+        mutating func emit(_ emissions: [Emission]) {
+            for emission in emissions.reversed() {
+                switch emission {
+                case .group(let inner): emit(inner)
+                case .paint(let paint): paints.append(paint)
+                }
+            }
+        }
+    }
+}

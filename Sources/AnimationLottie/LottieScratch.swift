@@ -1,0 +1,516 @@
+import AnimationCore
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// One chunk's working memory for evaluating instances of compiled programs: sized for the
+/// largest program by ``reserve(for:)`` (when instances are added), reused by every tick.
+final class LottieScratch {
+    var compositionFrames: [Double] = []
+    var layerFrames: [Double] = []
+    var visible: [Bool] = []
+    var world: [AffineTransform] = []
+    var full: [AffineTransform] = []
+    var layerOpacity: [Double] = []
+    var groupMatrix: [AffineTransform] = []
+    var groupOpacity: [Double] = []
+    var groupCumulative: [Double] = []
+    var slotKinds: [UInt8] = []
+    var slotNumbers: [Double] = []
+    var slotKindCount: [Int] = []
+    var slotNumberCount: [Int] = []
+    // A trim's working space: its output for one slot, the slot's segments, lengths per slot.
+    var trimKinds: [UInt8] = []
+    var trimNumbers: [Double] = []
+    var segments: [Double] = []        // 8 numbers per segment: p0, p1, p2, p3
+    var segmentFlags: [UInt8] = []     // bit 0 cubic, bit 1 close, bit 2 starts a subpath
+    var segmentStarts: [Double] = []   // length at each segment's start, then the total
+    var pieceLengths: [Double] = []    // a cubic's length over each of its `pieces` parts
+    var slotLengths: [Double] = []
+
+    /// The working memory's size in bytes.
+    var bytes: Int {
+        8 * (compositionFrames.count + layerFrames.count + layerOpacity.count + groupOpacity.count + groupCumulative.count
+             + slotNumbers.count + slotKindCount.count + slotNumberCount.count + trimNumbers.count + segments.count
+             + segmentStarts.count + pieceLengths.count + slotLengths.count)
+            + 48 * (world.count + full.count + groupMatrix.count) + visible.count + slotKinds.count + trimKinds.count + segmentFlags.count
+    }
+
+    /// Parts a cubic's length is measured over, 16 Gauss–Legendre nodes each: two keep trims
+    /// within 10⁻⁹ px of the reference's adaptive measure on the test files.
+    static let pieces = 2
+
+    func reserve(for p: LottieProgram) {
+        func size<T>(_ a: inout [T], _ n: Int, _ fill: T) { if a.count < n { a = [T](repeating: fill, count: n) } }
+        size(&compositionFrames, p.compositionCount, 0)
+        size(&layerFrames, p.layers.count, 0)
+        size(&visible, p.layers.count, false)
+        size(&world, p.layers.count, .identity)
+        size(&full, p.layers.count, .identity)
+        size(&layerOpacity, p.layers.count, 0)
+        size(&groupMatrix, p.groups.count, .identity)
+        size(&groupOpacity, p.groups.count, 0)
+        size(&groupCumulative, p.groups.count, 0)
+        size(&slotKinds, p.scratchKinds, 0)
+        size(&slotNumbers, p.scratchNumbers, 0)
+        size(&slotKindCount, p.slots.count, 0)
+        size(&slotNumberCount, p.slots.count, 0)
+        size(&trimKinds, p.largestSlotKinds, 0)
+        size(&trimNumbers, 2 * p.largestSlotNumbers, 0)
+        size(&segments, 8 * (p.largestSlotKinds + 1), 0)
+        size(&segmentFlags, p.largestSlotKinds + 1, 0)
+        size(&segmentStarts, p.largestSlotKinds + 2, 0)
+        size(&pieceLengths, Self.pieces * (p.largestSlotKinds + 1), 0)
+        size(&slotLengths, p.slots.count, 0)
+    }
+
+    // MARK: Layers (lottie §1.2, §3)
+
+    func evaluate(_ p: LottieProgram, frame: Double, into out: inout OutputSink) {
+        out.nodeCount = 0
+        out.kindCount = 0
+        out.numberCount = 0
+        compositionFrames[0] = frame
+        for k in p.layers.indices {
+            let layer = p.layers[k]
+            if layer.owner >= 0 && !visible[layer.owner] {
+                visible[k] = false
+                continue
+            }
+            let cf = compositionFrames[layer.composition]
+            let f = (cf - layer.startTime) / layer.stretch
+            layerFrames[k] = f
+            var extra = 0.0
+            if layer.autoOrient, let position = layer.transform.position, let d = position.direction(atFrame: f) {
+                extra = atan2(d.y, d.x)
+            }
+            let local = layer.transform.matrix(atFrame: f, extraRotation: extra)
+            world[k] = layer.parent >= 0 ? local.concatenating(world[layer.parent]) : local
+            visible[k] = !layer.hidden && cf >= layer.inPoint && cf < layer.outPoint
+            guard visible[k] else { continue }
+            full[k] = world[k].concatenating(layer.owner >= 0 ? full[layer.owner] : p.fit)
+            layerOpacity[k] = (layer.owner >= 0 ? layerOpacity[layer.owner] : 1) * layer.transform.opacity(atFrame: f)
+            if case .precomposition(let child, let remap) = layer.content, child >= 0 {
+                compositionFrames[child] = remap.map { $0.scalar(atFrame: f) * p.animation.frameRate } ?? f
+            }
+        }
+        for k in p.paintOrder where visible[k] {
+            switch p.layers[k].content {
+            case .solid(let w, let h, let color):
+                let m = full[k]
+                out.beginNode()
+                out.move(Point(x: w, y: 0).applying(m))
+                out.line(Point(x: w, y: h).applying(m))
+                out.line(Point(x: 0, y: h).applying(m))
+                out.line(Point(x: 0, y: 0).applying(m))
+                out.line(Point(x: w, y: 0).applying(m))
+                out.close()
+                out.endNode(isFill: true, color: color, width: 0, opacity: layerOpacity[k], style: nil)
+            case .shapes(let groups, let slots, let trims, let paints):
+                shapes(p, layer: k, groups: groups, slots: slots, trims: trims, paints: paints, into: &out)
+            default:
+                continue
+            }
+        }
+    }
+
+    // MARK: Shapes (lottie §4)
+
+    func shapes(_ p: LottieProgram, layer k: Int, groups: Range<Int>, slots: Range<Int>, trims: Range<Int>, paints: Range<Int>,
+                into out: inout OutputSink) {
+        let f = layerFrames[k]
+        for g in groups {
+            let group = p.groups[g]
+            groupMatrix[g] = group.transform.matrix(atFrame: f).concatenating(group.parent >= 0 ? groupMatrix[group.parent] : .identity)
+            groupOpacity[g] = group.transform.opacity(atFrame: f)
+            groupCumulative[g] = (group.parent >= 0 ? groupCumulative[group.parent] : 1) * groupOpacity[g]
+        }
+        for s in slots {
+            let slot = p.slots[s]
+            slotKinds.withUnsafeMutableBufferPointer { kindBuffer in
+                slotNumbers.withUnsafeMutableBufferPointer { numberBuffer in
+                    // Unchecked: offsets and capacities come from the program's bounds.
+                    var sink = SlotSink(kinds: kindBuffer.baseAddress! + slot.kindOffset, kindCapacity: slot.kindCapacity,
+                                        numbers: numberBuffer.baseAddress! + slot.pointOffset, numberCapacity: 2 * slot.pointCapacity)
+                    LottieShapes.generate(slot.item, frame: f, into: &sink)
+                    slotKindCount[s] = sink.kindCount
+                    slotNumberCount[s] = sink.numberCount
+                }
+            }
+        }
+        for t in trims { trim(p, p.trims[t], frame: f) }
+        let layerMatrix = full[k]
+        for q in paints {
+            let paint = p.paints[q]
+            var colorValue = Color(red: 0, green: 0, blue: 0)
+            paint.color.withValue(atFrame: f) { c in
+                func at(_ i: Int, _ fallback: Double) -> Double { i < c.count ? min(max(c[i], 0), 1) : fallback }
+                colorValue = Color(red: at(0, 0), green: at(1, 0), blue: at(2, 0), alpha: at(3, 1))
+            }
+            let paintOpacity = min(max(paint.opacity.scalar(atFrame: f) / 100, 0), 1)
+            let m = (paint.group >= 0 ? groupMatrix[paint.group] : .identity).concatenating(layerMatrix)
+            let scale = ((m.a + m.c) * (m.a + m.c) + (m.b + m.d) * (m.b + m.d)).squareRoot() / 2.0.squareRoot()
+            let width = paint.isFill ? 0 : max(paint.width?.scalar(atFrame: f) ?? 0, 0) * scale
+            let scopeOpacity = paint.group >= 0 ? groupCumulative[paint.group] : 1
+            // Paths in deeper groups carry those groups' opacities: consecutive paths with the
+            // same one share a node (as in the reference).
+            var open = false
+            var relativeOpen = 0.0
+            for s in paint.slots {
+                var relative = 1.0
+                var g = p.slots[s].group
+                while g >= 0 && p.groups[g].depth > paint.depth {
+                    relative *= groupOpacity[g]
+                    g = p.groups[g].parent
+                }
+                if open && relative != relativeOpen {
+                    out.endNode(isFill: paint.isFill, color: colorValue, width: width,
+                                opacity: layerOpacity[k] * scopeOpacity * relativeOpen * paintOpacity, style: paint.style)
+                    open = false
+                }
+                if !open {
+                    out.beginNode()
+                    open = true
+                    relativeOpen = relative
+                }
+                let t = (p.slots[s].group >= 0 ? groupMatrix[p.slots[s].group] : .identity).concatenating(layerMatrix)
+                append(p.slots[s], count: s, transform: t, into: &out)
+            }
+            if open {
+                out.endNode(isFill: paint.isFill, color: colorValue, width: width,
+                            opacity: layerOpacity[k] * scopeOpacity * relativeOpen * paintOpacity, style: paint.style)
+            }
+        }
+    }
+
+    /// Slot `s`'s elements, transformed, into the open node.
+    func append(_ slot: LottieProgram.Slot, count s: Int, transform t: AffineTransform, into out: inout OutputSink) {
+        var n = slot.pointOffset
+        for e in 0..<slotKindCount[s] {
+            switch slotKinds[slot.kindOffset + e] {
+            case 0: out.move(Point(x: slotNumbers[n], y: slotNumbers[n + 1]).applying(t)); n += 2
+            case 1: out.line(Point(x: slotNumbers[n], y: slotNumbers[n + 1]).applying(t)); n += 2
+            case 2:
+                out.curve(Point(x: slotNumbers[n], y: slotNumbers[n + 1]).applying(t), Point(x: slotNumbers[n + 2], y: slotNumbers[n + 3]).applying(t),
+                          Point(x: slotNumbers[n + 4], y: slotNumbers[n + 5]).applying(t))
+                n += 6
+            default: out.close()
+            }
+        }
+    }
+
+    // MARK: Trims (lottie §4.5)
+
+    func trim(_ p: LottieProgram, _ trim: LottieProgram.Trim, frame f: Double) {
+        guard let (r0, r1) = LottieFrame.trimPieces(start: trim.start.scalar(atFrame: f), end: trim.end.scalar(atFrame: f),
+                                                    offset: trim.offset.scalar(atFrame: f)) else { return }
+        if !trim.sequential {
+            for s in trim.slots {
+                let count = measure(p.slots[s], s)
+                var sink = TrimSink(scratch: self)
+                if let r0 { cut(count, from: r0.0, to: r0.1, into: &sink) }
+                if let r1 { cut(count, from: r1.0, to: r1.1, into: &sink) }
+                store(sink, into: p.slots[s], s)
+            }
+            return
+        }
+        var total = 0.0
+        for (j, s) in trim.slots.enumerated() {
+            let count = measure(p.slots[s], s)
+            slotLengths[j] = segmentStarts[count]
+            total += slotLengths[j]
+        }
+        var offsetLength = 0.0
+        for (j, s) in trim.slots.enumerated() {
+            let length = slotLengths[j]
+            var sink = TrimSink(scratch: self)
+            if length > 0 && total > 0 {
+                let count = measure(p.slots[s], s)
+                for which in 0..<2 {
+                    guard let (a, b) = which == 0 ? r0 : r1 else { continue }
+                    let from = (a * total - offsetLength) / length, to = (b * total - offsetLength) / length
+                    if to > 0 && from < 1 { cut(count, from: max(from, 0), to: min(to, 1), into: &sink) }
+                }
+            }
+            store(sink, into: p.slots[s], s)
+            offsetLength += length
+        }
+    }
+
+    /// Lays slot `s`'s drawn segments out (as `PathMeasure` does: closes become lines back to
+    /// the subpath's start) with their lengths; returns how many.
+    func measure(_ slot: LottieProgram.Slot, _ s: Int) -> Int {
+        var count = 0
+        var cx = 0.0, cy = 0.0, hasCurrent = false
+        var sx = 0.0, sy = 0.0
+        var fresh = true
+        var n = slot.pointOffset
+        segmentStarts[0] = 0
+        for e in 0..<slotKindCount[s] {
+            switch slotKinds[slot.kindOffset + e] {
+            case 0:
+                (cx, cy, sx, sy) = (slotNumbers[n], slotNumbers[n + 1], slotNumbers[n], slotNumbers[n + 1])
+                hasCurrent = true
+                fresh = true
+                n += 2
+            case 1:
+                let x = slotNumbers[n], y = slotNumbers[n + 1]
+                n += 2
+                if hasCurrent { addSegment(&count, cx, cy, cx, cy, x, y, x, y, cubic: false, close: false, fresh: fresh); fresh = false }
+                (cx, cy, hasCurrent) = (x, y, true)
+            case 2:
+                let x = slotNumbers[n + 4], y = slotNumbers[n + 5]
+                if hasCurrent {
+                    addSegment(&count, cx, cy, slotNumbers[n], slotNumbers[n + 1], slotNumbers[n + 2], slotNumbers[n + 3], x, y,
+                               cubic: true, close: false, fresh: fresh)
+                    fresh = false
+                }
+                n += 6
+                (cx, cy, hasCurrent) = (x, y, true)
+            default:
+                if hasCurrent { addSegment(&count, cx, cy, cx, cy, sx, sy, sx, sy, cubic: false, close: true, fresh: fresh) }
+                (cx, cy) = (sx, sy)
+                fresh = true
+            }
+        }
+        return count
+    }
+
+    /// Records segment `count` (four points) with its length.
+    func addSegment(_ count: inout Int, _ x0: Double, _ y0: Double, _ x1: Double, _ y1: Double, _ x2: Double, _ y2: Double,
+                    _ x3: Double, _ y3: Double, cubic: Bool, close: Bool, fresh: Bool) {
+        let o = 8 * count
+        segments[o] = x0; segments[o + 1] = y0; segments[o + 2] = x1; segments[o + 3] = y1
+        segments[o + 4] = x2; segments[o + 5] = y2; segments[o + 6] = x3; segments[o + 7] = y3
+        segmentFlags[count] = (cubic ? 1 : 0) | (close ? 2 : 0) | (fresh ? 4 : 0)
+        var length = 0.0
+        if cubic {
+            let curve = Cubic(x0, y0, x1, y1, x2, y2, x3, y3)
+            for piece in 0..<Self.pieces {
+                let a = Double(piece) / Double(Self.pieces), b = Double(piece + 1) / Double(Self.pieces)
+                let l = GaussLegendre.integrate(a, b) { t in curve.speed(t) }
+                pieceLengths[Self.pieces * count + piece] = l
+                length += l
+            }
+        } else {
+            length = hypot(x3 - x0, y3 - y0)   // as PathMeasure measures lines: exactly
+        }
+        segmentStarts[count + 1] = segmentStarts[count] + length
+        count += 1
+    }
+
+    /// A cubic's derivative coefficients, for its speed |B′(t)| (kept in registers: a length is
+    /// hundreds of speeds, and reading the segment table for each was most of a trim).
+    struct Cubic {
+        let ax, ay, bx, by, cx, cy: Double
+        init(_ x0: Double, _ y0: Double, _ x1: Double, _ y1: Double, _ x2: Double, _ y2: Double, _ x3: Double, _ y3: Double) {
+            (ax, ay) = (x1 - x0, y1 - y0)
+            (bx, by) = (x2 - x1, y2 - y1)
+            (cx, cy) = (x3 - x2, y3 - y2)
+        }
+        @inline(__always) func speed(_ t: Double) -> Double {
+            let s = 1 - t
+            let a = 3 * s * s, b = 6 * s * t, c = 3 * t * t
+            let dx = a * ax + b * bx + c * cx, dy = a * ay + b * by + c * cy
+            return (dx * dx + dy * dy).squareRoot()   // not hypot: 5× faster, and no overflow at pixel scales
+        }
+    }
+
+    func cubic(_ i: Int) -> Cubic {
+        let o = 8 * i
+        return Cubic(segments[o], segments[o + 1], segments[o + 2], segments[o + 3], segments[o + 4], segments[o + 5],
+                     segments[o + 6], segments[o + 7])
+    }
+
+    /// The parameter of cubic segment `i` at arc length `local` from its start: the part that
+    /// holds it, then a bracketed Newton solve on the quadrature (≤ 60 steps, to 10⁻¹³ of the
+    /// length).
+    func parameter(atLocal local: Double, in i: Int) -> Double {
+        let total = segmentStarts[i + 1] - segmentStarts[i]
+        guard local > 0 else { return 0 }
+        guard local < total else { return 1 }
+        var before = 0.0, piece = 0
+        while piece < Self.pieces - 1 && before + pieceLengths[Self.pieces * i + piece] <= local {
+            before += pieceLengths[Self.pieces * i + piece]
+            piece += 1
+        }
+        let a = Double(piece) / Double(Self.pieces), b = Double(piece + 1) / Double(Self.pieces)
+        let pieceLength = pieceLengths[Self.pieces * i + piece]
+        let curve = cubic(i)
+        var lo = a, hi = b
+        var t = pieceLength > 0 ? a + (b - a) * (local - before) / pieceLength : a
+        for _ in 0..<60 {
+            let s = before + GaussLegendre.integrate(a, t) { u in curve.speed(u) }
+            let error = s - local
+            if abs(error) <= 1e-13 * max(total, 1) { break }
+            if error > 0 { hi = t } else { lo = t }
+            let v = curve.speed(t)
+            var next = v > 0 ? t - error / v : (lo + hi) / 2
+            if !(next > lo && next < hi) { next = (lo + hi) / 2 }
+            t = next
+        }
+        return t
+    }
+
+    /// The part of the measured segments between fractions `start` and `end` of their length,
+    /// appended to `out` — `PathMeasure.trimmed(from:to:)`, element for element.
+    func cut(_ count: Int, from start: Double, to end: Double, into out: inout TrimSink) {
+        let length = segmentStarts[count]
+        guard !start.isNaN, !end.isNaN, length > 0 else { return }
+        let a = min(max(start, 0), 1) * length, b = min(max(end, 0), 1) * length
+        guard a < b else { return }
+        var keptFromSubpathStart = false
+        for i in 0..<count {
+            let s0 = segmentStarts[i], s1 = segmentStarts[i + 1]
+            let flags = segmentFlags[i]
+            let isCubic = flags & 1 != 0, isClose = flags & 2 != 0, startsSubpath = flags & 4 != 0
+            let o = 8 * i
+            let p0 = Point(x: segments[o], y: segments[o + 1]), p3 = Point(x: segments[o + 6], y: segments[o + 7])
+            if s1 == s0 {
+                if isClose && keptFromSubpathStart && s0 >= a && s0 <= b && out.current == p0 { out.close() }
+                continue
+            }
+            guard min(s1, b) > max(s0, a) else { continue }
+            let t0 = s0 >= a ? 0 : (isCubic ? parameter(atLocal: a - s0, in: i) : min(1, max(0, (a - s0) / (s1 - s0))))
+            let t1 = s1 <= b ? 1 : (isCubic ? parameter(atLocal: b - s0, in: i) : min(1, max(0, (b - s0) / (s1 - s0))))
+            var q0 = p0, q1 = Point(x: segments[o + 2], y: segments[o + 3]), q2 = Point(x: segments[o + 4], y: segments[o + 5]), q3 = p3
+            if isCubic {
+                // `PathSegment.sub`: split at t1 keeping the left, then at t0 / t1 keeping the right.
+                if t1 < 1 { (q0, q1, q2, q3) = Self.split(q0, q1, q2, q3, at: t1).left }
+                if t0 > 0 { (q0, q1, q2, q3) = Self.split(q0, q1, q2, q3, at: t1 > 0 ? t0 / t1 : 0).right }
+            } else {
+                let a0 = Point(x: p0.x + (p3.x - p0.x) * t0, y: p0.y + (p3.y - p0.y) * t0)
+                let a1 = Point(x: p0.x + (p3.x - p0.x) * t1, y: p0.y + (p3.y - p0.y) * t1)
+                (q0, q3) = (a0, a1)
+            }
+            if out.current != q0 || startsSubpath {
+                out.move(q0)
+                keptFromSubpathStart = startsSubpath && t0 == 0
+            }
+            if isClose && t1 == 1 && keptFromSubpathStart {
+                out.close()
+            } else if !isCubic {
+                out.line(q3)
+            } else {
+                out.curve(q1, q2, q3)
+            }
+        }
+    }
+
+    typealias Quad = (Point, Point, Point, Point)
+    static func split(_ p0: Point, _ p1: Point, _ p2: Point, _ p3: Point, at t: Double) -> (left: Quad, right: Quad) {
+        func mix(_ a: Point, _ b: Point) -> Point { Point(x: a.x + (b.x - a.x) * t, y: a.y + (b.y - a.y) * t) }
+        let a = mix(p0, p1), b = mix(p1, p2), c = mix(p2, p3)
+        let d = mix(a, b), e = mix(b, c)
+        let f = mix(d, e)
+        return ((p0, a, d, f), (f, e, c, p3))
+    }
+
+    /// Copies a trim's output back into slot `s`'s buffer.
+    func store(_ sink: TrimSink, into slot: LottieProgram.Slot, _ s: Int) {
+        let kindCount = min(sink.kindCount, slot.kindCapacity), numberCount = min(sink.numberCount, 2 * slot.pointCapacity)
+        for e in 0..<kindCount { slotKinds[slot.kindOffset + e] = trimKinds[e] }
+        for x in 0..<numberCount { slotNumbers[slot.pointOffset + x] = trimNumbers[x] }
+        slotKindCount[s] = kindCount
+        slotNumberCount[s] = numberCount
+    }
+}
+
+/// A trim's output, in the scratch's trim buffers (which it must not outgrow: bounded by the
+/// program's capacities).
+struct TrimSink: LottiePathSink {
+    unowned let scratch: LottieScratch
+    var kindCount = 0
+    var numberCount = 0
+    var current: Point?
+    var subpathStart: Point?
+
+    init(scratch: LottieScratch) { self.scratch = scratch }
+
+    mutating func put(_ kind: UInt8, _ a: Point, _ b: Point, _ c: Point, _ n: Int) {
+        guard kindCount < scratch.trimKinds.count, numberCount + 2 * n <= scratch.trimNumbers.count else { return }   // bounded by the program
+        scratch.trimKinds[kindCount] = kind
+        kindCount += 1
+        if n > 0 { scratch.trimNumbers[numberCount] = a.x; scratch.trimNumbers[numberCount + 1] = a.y; numberCount += 2 }
+        if n > 1 { scratch.trimNumbers[numberCount] = b.x; scratch.trimNumbers[numberCount + 1] = b.y; numberCount += 2 }
+        if n > 2 { scratch.trimNumbers[numberCount] = c.x; scratch.trimNumbers[numberCount + 1] = c.y; numberCount += 2 }
+    }
+    mutating func move(_ p: Point) { put(0, p, p, p, 1); current = p; subpathStart = p }
+    mutating func line(_ p: Point) { put(1, p, p, p, 1); current = p }
+    mutating func curve(_ c1: Point, _ c2: Point, _ p: Point) { put(2, c1, c2, p, 3); current = p }
+    mutating func close() { put(3, Point(x: 0, y: 0), Point(x: 0, y: 0), Point(x: 0, y: 0), 0); current = subpathStart }
+}
+
+/// A path item's geometry, into its slot's buffers (raw memory of the scratch; capacities from
+/// the program).
+struct SlotSink: LottiePathSink {
+    let kinds: UnsafeMutablePointer<UInt8>
+    let kindCapacity: Int
+    let numbers: UnsafeMutablePointer<Double>
+    let numberCapacity: Int
+    var kindCount = 0
+    var numberCount = 0
+    var current: Point?
+    var subpathStart: Point?
+
+    init(kinds: UnsafeMutablePointer<UInt8>, kindCapacity: Int, numbers: UnsafeMutablePointer<Double>, numberCapacity: Int) {
+        self.kinds = kinds
+        self.kindCapacity = kindCapacity
+        self.numbers = numbers
+        self.numberCapacity = numberCapacity
+    }
+
+    @inline(__always) mutating func put(_ kind: UInt8, _ a: Point, _ b: Point, _ c: Point, _ n: Int) {
+        guard kindCount < kindCapacity, numberCount + 2 * n <= numberCapacity else { return }   // bounded by the program
+        kinds[kindCount] = kind
+        kindCount += 1
+        if n > 0 { numbers[numberCount] = a.x; numbers[numberCount + 1] = a.y; numberCount += 2 }
+        if n > 1 { numbers[numberCount] = b.x; numbers[numberCount + 1] = b.y; numberCount += 2 }
+        if n > 2 { numbers[numberCount] = c.x; numbers[numberCount + 1] = c.y; numberCount += 2 }
+    }
+    mutating func move(_ p: Point) { put(0, p, p, p, 1); current = p; subpathStart = p }
+    mutating func line(_ p: Point) { put(1, p, p, p, 1); current = p }
+    mutating func curve(_ c1: Point, _ c2: Point, _ p: Point) { put(2, c1, c2, p, 3); current = p }
+    mutating func close() { put(3, Point(x: 0, y: 0), Point(x: 0, y: 0), Point(x: 0, y: 0), 0); current = subpathStart }
+}
+
+extension OutputSink {
+    /// Starts a node at the current end of the buffers.
+    mutating func beginNode() {
+        guard nodeCount < nodeCapacity else { return }
+        nodes[nodeCount].kindStart = kindCount
+        nodes[nodeCount].numberStart = numberCount
+    }
+    mutating func put(_ kind: UInt8, _ points: (Point, Point, Point), _ n: Int) {
+        guard kindCount < kindCapacity, numberCount + 2 * n <= numberCapacity else { return }   // bounded by the program
+        kinds[kindCount] = kind
+        kindCount += 1
+        if n > 0 { numbers[numberCount] = points.0.x; numbers[numberCount + 1] = points.0.y; numberCount += 2 }
+        if n > 1 { numbers[numberCount] = points.1.x; numbers[numberCount + 1] = points.1.y; numberCount += 2 }
+        if n > 2 { numbers[numberCount] = points.2.x; numbers[numberCount + 1] = points.2.y; numberCount += 2 }
+    }
+    mutating func move(_ p: Point) { put(0, (p, p, p), 1) }
+    mutating func line(_ p: Point) { put(1, (p, p, p), 1) }
+    mutating func curve(_ c1: Point, _ c2: Point, _ p: Point) { put(2, (c1, c2, p), 3) }
+    mutating func close() { put(3, (Point(x: 0, y: 0), Point(x: 0, y: 0), Point(x: 0, y: 0)), 0) }
+    /// Ends the node begun last; a node that draws nothing (no elements, or opacity 0) is
+    /// dropped and its elements given back (as in the reference).
+    mutating func endNode(isFill: Bool, color: Color, width: Double, opacity: Double, style: LottieStrokeStyle?) {
+        guard nodeCount < nodeCapacity else { return }
+        let count = kindCount - nodes[nodeCount].kindStart
+        guard count > 0, opacity > 0 else {
+            kindCount = nodes[nodeCount].kindStart
+            numberCount = nodes[nodeCount].numberStart
+            return
+        }
+        nodes[nodeCount].kindCount = count
+        nodes[nodeCount].isFill = isFill
+        nodes[nodeCount].color = color
+        nodes[nodeCount].width = width
+        nodes[nodeCount].opacity = opacity
+        nodes[nodeCount].style = style
+        nodeCount += 1
+    }
+}

@@ -1,0 +1,126 @@
+import AnimationCore
+import AnimationLottie
+import CAllocationCounter
+import Foundation
+import Testing
+
+/// Many instances in one batch (issue "Lottie at scale", Deliver 2): the compiled evaluation
+/// against the reference, several programs and frames at once, thread counts, allocations.
+@Suite("Lottie batch")
+struct LottieBatchTests {
+    static let files = ["shapes-rectangles", "shapes-ellipse-stroke", "shapes-path-morph", "transforms-parenting", "keyframes",
+                        "spatial-auto-orient", "precomposition-solid", "precomposition-remap", "trims", "group-opacity"]
+
+    /// The largest difference between two node lists' numbers, or infinity when their shapes differ.
+    static func difference(_ a: [LottieNode], _ b: [LottieNode]) -> Double {
+        guard a.count == b.count else { return .infinity }
+        var worst = 0.0
+        for (x, y) in zip(a, b) {
+            guard x.fill == y.fill, x.stroke == y.stroke, x.opacity == y.opacity, x.strokeWidth == y.strokeWidth,
+                  x.strokeStyle == y.strokeStyle, x.path.elements.count == y.path.elements.count else { return .infinity }
+            for (e, f) in zip(x.path.elements, y.path.elements) {
+                let p = e.points, q = f.points
+                guard p.count == q.count else { return .infinity }
+                switch (e, f) {
+                case (.move, .move), (.line, .line), (.curve, .curve), (.closeSubpath, .closeSubpath): break
+                default: return .infinity
+                }
+                for (u, v) in zip(p, q) { worst = max(worst, abs(u.x - v.x), abs(u.y - v.y)) }
+            }
+        }
+        return worst
+    }
+
+    @Test("every instance draws what the reference draws at its frame: bit for bit, trims within 1e-9 px",
+          arguments: files)
+    func agreesWithReference(_ name: String) throws {
+        let animation = try lottieFile(name)
+        let program = try LottieProgram(animation, size: 256)
+        let batch = LottieBatch(maximumThreads: 1)
+        let span = animation.outPoint - animation.inPoint
+        let frames = (0..<40).map { animation.inPoint + span * Double($0) / 40 + (($0 % 3 == 0) ? 0.37 : 0) }
+        let instances = try batch.add(program, count: frames.count)
+        for (i, f) in zip(instances, frames) { batch.setFrame(f, of: i) }
+        batch.tick()
+        for (i, f) in zip(instances, frames) {
+            let expected = animation.nodes(atFrame: f, size: 256)
+            let tolerance = name == "trims" ? 1e-9 : 0
+            #expect(Self.difference(batch.nodes(of: i), expected) <= tolerance, "\(name) at frame \(f)")
+        }
+    }
+
+    @Test("the benchmark files (long trimmed curves, morphs, spatial tangents, parenting chains) agree with the reference within 1e-9 px",
+          arguments: ["loader-12", "logo-48"])
+    func benchmarkFilesAgree(_ name: String) throws {
+        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Benchmarks/Lottie/\(name).json")
+        let animation = try LottieAnimation(json: String(contentsOf: url, encoding: .utf8))
+        let batch = LottieBatch(maximumThreads: 2)
+        let frames = stride(from: animation.inPoint, to: animation.outPoint, by: 7.5).map { $0 }
+        let instances = try batch.add(LottieProgram(animation, size: 256), count: frames.count)
+        for (i, f) in zip(instances, frames) { batch.setFrame(f, of: i) }
+        batch.tick()
+        for (i, f) in zip(instances, frames) {
+            #expect(Self.difference(batch.nodes(of: i), animation.nodes(atFrame: f, size: 256)) <= 1e-9, "\(name) at frame \(f)")
+        }
+    }
+
+    @Test("several programs in one batch; each instance at its own frame; 1 and 3 threads give the same bits")
+    func programsFramesAndThreads() throws {
+        let programs = try Self.files.map { try LottieProgram(lottieFile($0), size: 128) }
+        func run(threads: Int) throws -> [[LottieNode]] {
+            let batch = LottieBatch(maximumThreads: threads)
+            for (k, program) in programs.enumerated() {
+                let range = try batch.add(program, count: 10 + k)
+                for (j, i) in range.enumerated() {
+                    let a = program.animation
+                    batch.setFrame(a.inPoint + Double(j * 7 % Int(a.outPoint - a.inPoint)), of: i)
+                }
+            }
+            batch.tick()
+            return (0..<batch.instanceCount).map { batch.nodes(of: $0) }
+        }
+        let one = try run(threads: 1), three = try run(threads: 3)
+        #expect(one.count == three.count && one.count > 100)
+        #expect(zip(one, three).allSatisfy { Self.difference($0, $1) == 0 })
+        #expect(one.contains { !$0.isEmpty })
+    }
+
+    @Test("ticks allocate nothing once instances are added (optimised builds)", .enabled(if: LottieTestScale.isFull))
+    func ticksDoNotAllocate() throws {
+        #expect(allocation_counter_available() == 1, "the allocation counter is linked into this test bundle")
+        let batch = LottieBatch(maximumThreads: 1)
+        for name in Self.files { try batch.add(LottieProgram(lottieFile(name), size: 256), count: 20) }
+        batch.tick()
+        allocation_counter_include_thread(1)
+        defer { allocation_counter_include_thread(0) }
+        allocation_counter_start_included_threads()
+        for k in 0..<10 {
+            for i in 0..<batch.instanceCount { batch.setFrame(Double((i + k) % 10), of: i) }
+            batch.tick()
+        }
+        let count = allocation_counter_stop()
+        #expect(count == 0, "\(count) allocations in 10 ticks")
+    }
+
+    @Test("bad counts are refused; an instance's frame that is not finite shows the first frame")
+    func badInput() throws {
+        let batch = LottieBatch(maximumThreads: 1)
+        let program = try LottieProgram(lottieFile("keyframes"), size: 64)
+        #expect(throws: LottieError.self) { try batch.add(program, count: -1) }
+        #expect(throws: LottieError.self) { try LottieProgram(lottieFile("keyframes"), size: .nan) }
+        let i = try batch.add(program, count: 1).lowerBound
+        batch.setFrame(.nan, of: i)
+        #expect(batch.frame(of: i) == 0)
+        batch.tick()
+        #expect(Self.difference(batch.nodes(of: i), program.animation.nodes(atFrame: 0, size: 64)) == 0)
+    }
+}
+
+enum LottieTestScale {
+    #if DEBUG
+    static let isFull = false
+    #else
+    static let isFull = true
+    #endif
+}
