@@ -153,14 +153,14 @@ public final class LottieBatch {
     }
 
     func runChunk(_ c: Int) {
-        let scratch = scratches[c]
+        let work = scratches[c].work   // raw buffers: copied once per chunk, used without checks
         let end = min(frames.count, (c + 1) * Self.chunkSize)
         for i in c * Self.chunkSize..<end {
             let program = programs[programOf[i]]
             var out = OutputSink(nodes: nodes.baseAddress! + outputs[i].nodeStart, nodeCapacity: program.outputNodes,
                                  kinds: kinds.baseAddress! + outputs[i].kindStart, kindCapacity: program.outputKinds,
                                  numbers: numbers.baseAddress! + outputs[i].numberStart, numberCapacity: program.outputNumbers)
-            scratch.evaluate(program, frame: frames[i], into: &out)
+            work.evaluate(program, frame: frames[i], into: &out)
             outputs[i].nodeCount = out.nodeCount
         }
     }

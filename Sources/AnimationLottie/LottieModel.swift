@@ -86,12 +86,24 @@ public struct LottieTransform: Sendable {
 
     /// The position at `frame`.
     public func position(atFrame frame: Double) -> Point {
-        if let positionX, let positionY {
-            return Point(x: positionX.scalar(atFrame: frame), y: positionY.scalar(atFrame: frame))
+        // Optional chaining, not `if let`: binding would copy the property (and retain its arrays).
+        if positionX != nil && positionY != nil {
+            return Point(x: positionX?.scalar(atFrame: frame) ?? 0, y: positionY?.scalar(atFrame: frame) ?? 0)
         }
-        guard let position else { return Point(x: 0, y: 0) }
-        let (x, y) = LottieShapes.pair(position, frame)
+        guard position != nil else { return Point(x: 0, y: 0) }
+        var x = 0.0, y = 0.0
+        position?.withValue(atFrame: frame) { v in
+            x = v.count > 0 ? v[0] : 0
+            y = v.count > 1 ? v[1] : 0
+        }
         return Point(x: x, y: y)
+    }
+
+    /// Whether nothing in the transform is animated: its matrix and opacity are the same at every
+    /// frame (a compiled program computes them once).
+    var isStatic: Bool {
+        !anchor.isAnimated && !(position?.isAnimated ?? false) && !(positionX?.isAnimated ?? false)
+            && !(positionY?.isAnimated ?? false) && !scale.isAnimated && !rotation.isAnimated && !opacity.isAnimated
     }
 
     /// The matrix at `frame`: translate by −anchor, scale, rotate, translate by position

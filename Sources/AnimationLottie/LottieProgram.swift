@@ -35,12 +35,19 @@ public final class LottieProgram: Sendable {
         var hidden: Bool
         var autoOrient: Bool
         var content: Content
+        /// The matrix and opacity when nothing in the transform moves (computed once, by the
+        /// same functions the reference calls every frame: the same bits).
+        var constantMatrix: AffineTransform?
+        var constantOpacity: Double?
     }
 
     struct Group: Sendable {
         var transform: LottieTransform
         var parent: Int
         var depth: Int
+        /// As for layers: the matrix and opacity of a transform that does not move.
+        var constantMatrix: AffineTransform?
+        var constantOpacity: Double?
     }
 
     struct Slot: Sendable {
@@ -170,9 +177,13 @@ public final class LottieProgram: Sendable {
                 case .precomposition(_, let remap): content = .precomposition(child: -1, remap: remap)   // child set below
                 case .null: content = .null
                 }
+                // Auto-orient turns a layer only when its position moves, which makes it not static.
+                let constant = layer.transform.isStatic
                 layers.append(Layer(transform: layer.transform, composition: index, parent: parents[k] >= 0 ? flat[parents[k]] : -1,
                                     owner: owner, inPoint: layer.inPoint, outPoint: layer.outPoint, startTime: layer.startTime,
-                                    stretch: layer.stretch, hidden: layer.hidden, autoOrient: layer.autoOrient, content: content))
+                                    stretch: layer.stretch, hidden: layer.hidden, autoOrient: layer.autoOrient, content: content,
+                                    constantMatrix: constant ? layer.transform.matrix(atFrame: 0) : nil,
+                                    constantOpacity: constant ? layer.transform.opacity(atFrame: 0) : nil))
             }
             // Painter's order: the last layer first; a precomposition's layers where it stands.
             for k in list.indices.reversed() {
@@ -230,7 +241,10 @@ public final class LottieProgram: Sendable {
                     addSlot(item, group: group, kinds: 6, points: 13)
                     above.append(slots.count - 1)
                 case .group(let inner, let transform, _):
-                    groups.append(Group(transform: transform, parent: group, depth: depth + 1))
+                    let constant = transform.isStatic
+                    groups.append(Group(transform: transform, parent: group, depth: depth + 1,
+                                        constantMatrix: constant ? transform.matrix(atFrame: 0) : nil,
+                                        constantOpacity: constant ? transform.opacity(atFrame: 0) : nil))
                     var innerEmissions: [Emission] = []
                     let paths = scope(inner, group: groups.count - 1, depth: depth + 1, emissions: &innerEmissions)
                     emissions.append(.group(innerEmissions))

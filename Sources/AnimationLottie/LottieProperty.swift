@@ -65,15 +65,22 @@ public struct LottieProperty: Sendable {
     /// The segment that holds `frame`, or nil before the first key and at or after the last.
     /// Two keys at the same frame are a jump: the later one's segment wins (lottie §2.3).
     func segment(at frame: Double) -> Segment? {
-        guard let firstSegment = segments.first, frame >= firstSegment.startFrame,
-              let lastSegment = segments.last, frame < lastSegment.endFrame else { return nil }
-        // The last segment whose start is ≤ frame (binary search: segments are sorted).
-        var low = 0, high = segments.count - 1
-        while low < high {
-            let mid = (low + high + 1) / 2
-            if segments[mid].startFrame <= frame { low = mid } else { high = mid - 1 }
+        segmentIndex(at: frame).map { segments[$0] }
+    }
+
+    /// The index of ``segment(at:)`` (no copy of the segment: a tick reads it in place).
+    func segmentIndex(at frame: Double) -> Int? {
+        segments.withUnsafeBufferPointer { list in
+            guard let firstSegment = list.first, frame >= firstSegment.startFrame,
+                  let lastSegment = list.last, frame < lastSegment.endFrame else { return nil }
+            // The last segment whose start is ≤ frame (binary search: segments are sorted).
+            var low = 0, high = list.count - 1
+            while low < high {
+                let mid = (low + high + 1) / 2
+                if list[mid].startFrame <= frame { low = mid } else { high = mid - 1 }
+            }
+            return low
         }
-        return segments[low]
     }
 
     /// The value at `frame` (the file's frame numbers, fractional allowed).
@@ -95,23 +102,38 @@ public struct LottieProperty: Sendable {
 
     /// Writes the `dimension` numbers of the value at `frame` to `out` (lottie §2.2–§2.6).
     func evaluate(atFrame frame: Double, into out: UnsafeMutablePointer<Double>) {
-        @inline(__always) func copy(_ v: [Double]) { for d in 0..<dimension { out[d] = v[d] } }
-        guard !segments.isEmpty else { return copy(first) }
-        guard let s = segment(at: frame) else { return copy(frame < firstFrame ? first : last) }
-        if s.hold || s.endFrame <= s.startFrame { return copy(s.start) }
-        let progress = (frame - s.startFrame) / (s.endFrame - s.startFrame)
-        if let curve = s.spatial {
-            let eased = s.easing[0].value(at: progress)
-            let p = curve.point(atFraction: eased)
-            copy(s.start)
-            out[0] = p.x
-            if dimension > 1 { out[1] = p.y }
-            for d in 2..<max(dimension, 2) where d < s.end.count { out[d] = s.start[d] + (s.end[d] - s.start[d]) * eased }
-            return
+        let n = dimension
+        guard !segments.isEmpty else { return first.withUnsafeBufferPointer { v in for d in 0..<n { out[d] = v[d] } } }
+        guard let i = segmentIndex(at: frame) else {
+            return (frame < firstFrame ? first : last).withUnsafeBufferPointer { v in for d in 0..<n { out[d] = v[d] } }
         }
-        for d in 0..<dimension {
-            let eased = s.easing[d < s.easing.count ? d : 0].value(at: progress)
-            out[d] = s.start[d] + (s.end[d] - s.start[d]) * eased
+        // The segment read in place: copying it would retain its arrays (a tick reads thousands).
+        segments.withUnsafeBufferPointer { list in
+            let s = list.baseAddress! + i   // i is a valid index (segmentIndex)
+            s.pointee.start.withUnsafeBufferPointer { start in
+                if s.pointee.hold || s.pointee.endFrame <= s.pointee.startFrame {
+                    for d in 0..<n { out[d] = start[d] }
+                    return
+                }
+                let progress = (frame - s.pointee.startFrame) / (s.pointee.endFrame - s.pointee.startFrame)
+                s.pointee.end.withUnsafeBufferPointer { end in
+                    s.pointee.easing.withUnsafeBufferPointer { easing in
+                        if let curve = s.pointee.spatial {
+                            let eased = easing[0].value(at: progress)
+                            let p = curve.point(atFraction: eased)
+                            for d in 0..<n { out[d] = start[d] }
+                            out[0] = p.x
+                            if n > 1 { out[1] = p.y }
+                            for d in 2..<max(n, 2) where d < end.count { out[d] = start[d] + (end[d] - start[d]) * eased }
+                            return
+                        }
+                        for d in 0..<n {
+                            let eased = easing[d < easing.count ? d : 0].value(at: progress)
+                            out[d] = start[d] + (end[d] - start[d]) * eased
+                        }
+                    }
+                }
+            }
         }
     }
 

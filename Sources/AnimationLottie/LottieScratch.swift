@@ -6,44 +6,66 @@ import Darwin
 #endif
 
 /// One chunk's working memory for evaluating instances of compiled programs: sized for the
-/// largest program by ``reserve(for:)`` (when instances are added), reused by every tick.
+/// largest program by ``reserve(for:)`` (when instances are added), reused by every tick. Holds
+/// raw memory (``LottieWork``'s buffers), freed in deinit.
 final class LottieScratch {
-    var compositionFrames: [Double] = []
-    var layerFrames: [Double] = []
-    var visible: [Bool] = []
-    var world: [AffineTransform] = []
-    var full: [AffineTransform] = []
-    var layerOpacity: [Double] = []
-    var groupMatrix: [AffineTransform] = []
-    var groupOpacity: [Double] = []
-    var groupCumulative: [Double] = []
-    var slotKinds: [UInt8] = []
-    var slotNumbers: [Double] = []
-    var slotKindCount: [Int] = []
-    var slotNumberCount: [Int] = []
+    private(set) var work = LottieWork()
+
+    deinit { work.deallocate() }
+
+    func reserve(for p: LottieProgram) {
+        work.reserve(for: p)
+    }
+
+    var bytes: Int { work.bytes }
+}
+
+/// The working memory itself, as raw buffers: a tick reads and writes them through these
+/// pointers, with no exclusivity checks, copy-on-write checks or reference counting per access
+/// (as arrays in the class they were a third of a tick).
+struct LottieWork {
+    var compositionFrames = UnsafeMutableBufferPointer<Double>(start: nil, count: 0)
+    var layerFrames = UnsafeMutableBufferPointer<Double>(start: nil, count: 0)
+    var visible = UnsafeMutableBufferPointer<Bool>(start: nil, count: 0)
+    var world = UnsafeMutableBufferPointer<AffineTransform>(start: nil, count: 0)
+    var full = UnsafeMutableBufferPointer<AffineTransform>(start: nil, count: 0)
+    var layerOpacity = UnsafeMutableBufferPointer<Double>(start: nil, count: 0)
+    var groupMatrix = UnsafeMutableBufferPointer<AffineTransform>(start: nil, count: 0)
+    var groupOpacity = UnsafeMutableBufferPointer<Double>(start: nil, count: 0)
+    var groupCumulative = UnsafeMutableBufferPointer<Double>(start: nil, count: 0)
+    var slotKinds = UnsafeMutableBufferPointer<UInt8>(start: nil, count: 0)
+    var slotNumbers = UnsafeMutableBufferPointer<Double>(start: nil, count: 0)
+    var slotKindCount = UnsafeMutableBufferPointer<Int>(start: nil, count: 0)
+    var slotNumberCount = UnsafeMutableBufferPointer<Int>(start: nil, count: 0)
     // A trim's working space: its output for one slot, the slot's segments, lengths per slot.
-    var trimKinds: [UInt8] = []
-    var trimNumbers: [Double] = []
-    var segments: [Double] = []        // 8 numbers per segment: p0, p1, p2, p3
-    var segmentFlags: [UInt8] = []     // bit 0 cubic, bit 1 close, bit 2 starts a subpath
-    var segmentStarts: [Double] = []   // length at each segment's start, then the total
-    var pieceLengths: [Double] = []    // a cubic's length over each of its `pieces` parts
-    var slotLengths: [Double] = []
+    var trimKinds = UnsafeMutableBufferPointer<UInt8>(start: nil, count: 0)
+    var trimNumbers = UnsafeMutableBufferPointer<Double>(start: nil, count: 0)
+    var segments = UnsafeMutableBufferPointer<Double>(start: nil, count: 0)        // 8 numbers per segment: p0, p1, p2, p3
+    var segmentFlags = UnsafeMutableBufferPointer<UInt8>(start: nil, count: 0)     // bit 0 cubic, bit 1 close, bit 2 starts a subpath
+    var segmentStarts = UnsafeMutableBufferPointer<Double>(start: nil, count: 0)   // length at each segment's start, then the total
+    var pieceLengths = UnsafeMutableBufferPointer<Double>(start: nil, count: 0)    // a cubic's length over each of its `pieces` parts
+    var slotLengths = UnsafeMutableBufferPointer<Double>(start: nil, count: 0)
 
     /// The working memory's size in bytes.
     var bytes: Int {
         8 * (compositionFrames.count + layerFrames.count + layerOpacity.count + groupOpacity.count + groupCumulative.count
              + slotNumbers.count + slotKindCount.count + slotNumberCount.count + trimNumbers.count + segments.count
              + segmentStarts.count + pieceLengths.count + slotLengths.count)
-            + 48 * (world.count + full.count + groupMatrix.count) + visible.count + slotKinds.count + trimKinds.count + segmentFlags.count
+            + MemoryLayout<AffineTransform>.stride * (world.count + full.count + groupMatrix.count)
+            + visible.count + slotKinds.count + trimKinds.count + segmentFlags.count
     }
 
     /// Parts a cubic's length is measured over, 16 Gauss–Legendre nodes each: two keep trims
-    /// within 10⁻⁹ px of the reference's adaptive measure on the test files.
+    /// within 10⁻⁹ px of the reference's adaptive measure on the test and benchmark files.
     static let pieces = 2
 
-    func reserve(for p: LottieProgram) {
-        func size<T>(_ a: inout [T], _ n: Int, _ fill: T) { if a.count < n { a = [T](repeating: fill, count: n) } }
+    mutating func reserve(for p: LottieProgram) {
+        func size<T>(_ a: inout UnsafeMutableBufferPointer<T>, _ n: Int, _ fill: T) {
+            guard a.count < n else { return }
+            a.deallocate()
+            a = .allocate(capacity: max(n, 1))   // never empty: a base address always exists
+            a.initialize(repeating: fill)
+        }
         size(&compositionFrames, p.compositionCount, 0)
         size(&layerFrames, p.layers.count, 0)
         size(&visible, p.layers.count, false)
@@ -66,6 +88,14 @@ final class LottieScratch {
         size(&slotLengths, p.slots.count, 0)
     }
 
+    func deallocate() {
+        compositionFrames.deallocate(); layerFrames.deallocate(); visible.deallocate(); world.deallocate(); full.deallocate()
+        layerOpacity.deallocate(); groupMatrix.deallocate(); groupOpacity.deallocate(); groupCumulative.deallocate()
+        slotKinds.deallocate(); slotNumbers.deallocate(); slotKindCount.deallocate(); slotNumberCount.deallocate()
+        trimKinds.deallocate(); trimNumbers.deallocate(); segments.deallocate(); segmentFlags.deallocate()
+        segmentStarts.deallocate(); pieceLengths.deallocate(); slotLengths.deallocate()
+    }
+
     // MARK: Layers (lottie §1.2, §3)
 
     func evaluate(_ p: LottieProgram, frame: Double, into out: inout OutputSink) {
@@ -73,28 +103,38 @@ final class LottieScratch {
         out.kindCount = 0
         out.numberCount = 0
         compositionFrames[0] = frame
-        for k in p.layers.indices {
-            let layer = p.layers[k]
-            if layer.owner >= 0 && !visible[layer.owner] {
+        // The program's tables read in place: binding an element would copy it and retain every
+        // array inside (a quarter of a tick).
+        p.layers.withUnsafeBufferPointer { layers in
+        for k in layers.indices {
+            let layer = layers.baseAddress.unsafelyUnwrapped + k   // k < layers.count
+            if layer.pointee.owner >= 0 && !visible[layer.pointee.owner] {
                 visible[k] = false
                 continue
             }
-            let cf = compositionFrames[layer.composition]
-            let f = (cf - layer.startTime) / layer.stretch
+            let cf = compositionFrames[layer.pointee.composition]
+            let f = (cf - layer.pointee.startTime) / layer.pointee.stretch
             layerFrames[k] = f
-            var extra = 0.0
-            if layer.autoOrient, let position = layer.transform.position, let d = position.direction(atFrame: f) {
-                extra = atan2(d.y, d.x)
+            let local: AffineTransform
+            if let constant = layer.pointee.constantMatrix {
+                local = constant
+            } else {
+                var extra = 0.0
+                if layer.pointee.autoOrient, let d = layer.pointee.transform.position?.direction(atFrame: f) {
+                    extra = atan2(d.y, d.x)
+                }
+                local = layer.pointee.transform.matrix(atFrame: f, extraRotation: extra)
             }
-            let local = layer.transform.matrix(atFrame: f, extraRotation: extra)
-            world[k] = layer.parent >= 0 ? local.concatenating(world[layer.parent]) : local
-            visible[k] = !layer.hidden && cf >= layer.inPoint && cf < layer.outPoint
+            world[k] = layer.pointee.parent >= 0 ? local.concatenating(world[layer.pointee.parent]) : local
+            visible[k] = !layer.pointee.hidden && cf >= layer.pointee.inPoint && cf < layer.pointee.outPoint
             guard visible[k] else { continue }
-            full[k] = world[k].concatenating(layer.owner >= 0 ? full[layer.owner] : p.fit)
-            layerOpacity[k] = (layer.owner >= 0 ? layerOpacity[layer.owner] : 1) * layer.transform.opacity(atFrame: f)
-            if case .precomposition(let child, let remap) = layer.content, child >= 0 {
+            full[k] = world[k].concatenating(layer.pointee.owner >= 0 ? full[layer.pointee.owner] : p.fit)
+            layerOpacity[k] = (layer.pointee.owner >= 0 ? layerOpacity[layer.pointee.owner] : 1)
+                * (layer.pointee.constantOpacity ?? layer.pointee.transform.opacity(atFrame: f))
+            if case .precomposition(let child, let remap) = layer.pointee.content, child >= 0 {
                 compositionFrames[child] = remap.map { $0.scalar(atFrame: f) * p.animation.frameRate } ?? f
             }
+        }
         }
         for k in p.paintOrder where visible[k] {
             switch p.layers[k].content {
@@ -121,75 +161,88 @@ final class LottieScratch {
     func shapes(_ p: LottieProgram, layer k: Int, groups: Range<Int>, slots: Range<Int>, trims: Range<Int>, paints: Range<Int>,
                 into out: inout OutputSink) {
         let f = layerFrames[k]
+        // The program's tables read in place (see ``evaluate(_:frame:into:)``).
+        p.groups.withUnsafeBufferPointer { groupTable in
+        p.slots.withUnsafeBufferPointer { slotTable in
+        p.paints.withUnsafeBufferPointer { paintTable in
+        // Unchecked below: indices come from the program (ranges and lists it built).
+        let groupList = groupTable.baseAddress.unsafelyUnwrapped, slotList = slotTable.baseAddress.unsafelyUnwrapped
         for g in groups {
-            let group = p.groups[g]
-            groupMatrix[g] = group.transform.matrix(atFrame: f).concatenating(group.parent >= 0 ? groupMatrix[group.parent] : .identity)
-            groupOpacity[g] = group.transform.opacity(atFrame: f)
-            groupCumulative[g] = (group.parent >= 0 ? groupCumulative[group.parent] : 1) * groupOpacity[g]
+            let group = groupList + g
+            let parent = group.pointee.parent
+            groupMatrix[g] = (group.pointee.constantMatrix ?? group.pointee.transform.matrix(atFrame: f))
+                .concatenating(parent >= 0 ? groupMatrix[parent] : .identity)
+            groupOpacity[g] = group.pointee.constantOpacity ?? group.pointee.transform.opacity(atFrame: f)
+            groupCumulative[g] = (parent >= 0 ? groupCumulative[parent] : 1) * groupOpacity[g]
         }
         for s in slots {
-            let slot = p.slots[s]
-            slotKinds.withUnsafeMutableBufferPointer { kindBuffer in
-                slotNumbers.withUnsafeMutableBufferPointer { numberBuffer in
-                    // Unchecked: offsets and capacities come from the program's bounds.
-                    var sink = SlotSink(kinds: kindBuffer.baseAddress! + slot.kindOffset, kindCapacity: slot.kindCapacity,
-                                        numbers: numberBuffer.baseAddress! + slot.pointOffset, numberCapacity: 2 * slot.pointCapacity)
-                    LottieShapes.generate(slot.item, frame: f, into: &sink)
-                    slotKindCount[s] = sink.kindCount
-                    slotNumberCount[s] = sink.numberCount
-                }
-            }
+            let slot = slotList + s
+            // Unchecked: offsets and capacities come from the program's bounds (reserve sized the buffers).
+            var sink = SlotSink(kinds: slotKinds.baseAddress! + slot.pointee.kindOffset, kindCapacity: slot.pointee.kindCapacity,
+                                numbers: slotNumbers.baseAddress! + slot.pointee.pointOffset, numberCapacity: 2 * slot.pointee.pointCapacity)
+            LottieShapes.generate(slot.pointee.item, frame: f, into: &sink)
+            slotKindCount[s] = sink.kindCount
+            slotNumberCount[s] = sink.numberCount
         }
-        for t in trims { trim(p, p.trims[t], frame: f) }
+        for t in trims { trim(p, t, frame: f) }
         let layerMatrix = full[k]
         for q in paints {
-            let paint = p.paints[q]
+            let paint = paintTable.baseAddress.unsafelyUnwrapped + q
             var colorValue = Color(red: 0, green: 0, blue: 0)
-            paint.color.withValue(atFrame: f) { c in
+            paint.pointee.color.withValue(atFrame: f) { c in
                 func at(_ i: Int, _ fallback: Double) -> Double { i < c.count ? min(max(c[i], 0), 1) : fallback }
                 colorValue = Color(red: at(0, 0), green: at(1, 0), blue: at(2, 0), alpha: at(3, 1))
             }
-            let paintOpacity = min(max(paint.opacity.scalar(atFrame: f) / 100, 0), 1)
-            let m = (paint.group >= 0 ? groupMatrix[paint.group] : .identity).concatenating(layerMatrix)
+            let paintOpacity = min(max(paint.pointee.opacity.scalar(atFrame: f) / 100, 0), 1)
+            let paintGroup = paint.pointee.group, depth = paint.pointee.depth, isFill = paint.pointee.isFill
+            let m = (paintGroup >= 0 ? groupMatrix[paintGroup] : .identity).concatenating(layerMatrix)
             let scale = ((m.a + m.c) * (m.a + m.c) + (m.b + m.d) * (m.b + m.d)).squareRoot() / 2.0.squareRoot()
-            let width = paint.isFill ? 0 : max(paint.width?.scalar(atFrame: f) ?? 0, 0) * scale
-            let scopeOpacity = paint.group >= 0 ? groupCumulative[paint.group] : 1
+            let width = isFill ? 0 : max(paint.pointee.width?.scalar(atFrame: f) ?? 0, 0) * scale
+            let scopeOpacity = paintGroup >= 0 ? groupCumulative[paintGroup] : 1
+            let style = paint.pointee.style
             // Paths in deeper groups carry those groups' opacities: consecutive paths with the
             // same one share a node (as in the reference).
             var open = false
             var relativeOpen = 0.0
-            for s in paint.slots {
-                var relative = 1.0
-                var g = p.slots[s].group
-                while g >= 0 && p.groups[g].depth > paint.depth {
-                    relative *= groupOpacity[g]
-                    g = p.groups[g].parent
+            paint.pointee.slots.withUnsafeBufferPointer { painted in
+                for s in painted {
+                    var relative = 1.0
+                    var g = slotList[s].group
+                    while g >= 0 && groupList[g].depth > depth {
+                        relative *= groupOpacity[g]
+                        g = groupList[g].parent
+                    }
+                    if open && relative != relativeOpen {
+                        out.endNode(isFill: isFill, color: colorValue, width: width,
+                                    opacity: layerOpacity[k] * scopeOpacity * relativeOpen * paintOpacity, style: style)
+                        open = false
+                    }
+                    if !open {
+                        out.beginNode()
+                        open = true
+                        relativeOpen = relative
+                    }
+                    let slotGroup = slotList[s].group
+                    let t = (slotGroup >= 0 ? groupMatrix[slotGroup] : .identity).concatenating(layerMatrix)
+                    append(slotList + s, count: s, transform: t, into: &out)
                 }
-                if open && relative != relativeOpen {
-                    out.endNode(isFill: paint.isFill, color: colorValue, width: width,
-                                opacity: layerOpacity[k] * scopeOpacity * relativeOpen * paintOpacity, style: paint.style)
-                    open = false
-                }
-                if !open {
-                    out.beginNode()
-                    open = true
-                    relativeOpen = relative
-                }
-                let t = (p.slots[s].group >= 0 ? groupMatrix[p.slots[s].group] : .identity).concatenating(layerMatrix)
-                append(p.slots[s], count: s, transform: t, into: &out)
             }
             if open {
-                out.endNode(isFill: paint.isFill, color: colorValue, width: width,
-                            opacity: layerOpacity[k] * scopeOpacity * relativeOpen * paintOpacity, style: paint.style)
+                out.endNode(isFill: isFill, color: colorValue, width: width,
+                            opacity: layerOpacity[k] * scopeOpacity * relativeOpen * paintOpacity, style: style)
             }
+        }
+        }
+        }
         }
     }
 
     /// Slot `s`'s elements, transformed, into the open node.
-    func append(_ slot: LottieProgram.Slot, count s: Int, transform t: AffineTransform, into out: inout OutputSink) {
-        var n = slot.pointOffset
+    func append(_ slot: UnsafePointer<LottieProgram.Slot>, count s: Int, transform t: AffineTransform, into out: inout OutputSink) {
+        var n = slot.pointee.pointOffset
+        let kindOffset = slot.pointee.kindOffset
         for e in 0..<slotKindCount[s] {
-            switch slotKinds[slot.kindOffset + e] {
+            switch slotKinds[kindOffset + e] {
             case 0: out.move(Point(x: slotNumbers[n], y: slotNumbers[n + 1]).applying(t)); n += 2
             case 1: out.line(Point(x: slotNumbers[n], y: slotNumbers[n + 1]).applying(t)); n += 2
             case 2:
@@ -203,11 +256,17 @@ final class LottieScratch {
 
     // MARK: Trims (lottie §4.5)
 
-    func trim(_ p: LottieProgram, _ trim: LottieProgram.Trim, frame f: Double) {
-        guard let (r0, r1) = LottieFrame.trimPieces(start: trim.start.scalar(atFrame: f), end: trim.end.scalar(atFrame: f),
-                                                    offset: trim.offset.scalar(atFrame: f)) else { return }
-        if !trim.sequential {
-            for s in trim.slots {
+    func trim(_ p: LottieProgram, _ index: Int, frame f: Double) {
+        p.trims.withUnsafeBufferPointer { trims in
+            trim(p, trims.baseAddress.unsafelyUnwrapped + index, frame: f)   // index from the program's range
+        }
+    }
+
+    func trim(_ p: LottieProgram, _ trim: UnsafePointer<LottieProgram.Trim>, frame f: Double) {
+        guard let (r0, r1) = LottieFrame.trimPieces(start: trim.pointee.start.scalar(atFrame: f), end: trim.pointee.end.scalar(atFrame: f),
+                                                    offset: trim.pointee.offset.scalar(atFrame: f)) else { return }
+        if !trim.pointee.sequential {
+            for s in trim.pointee.slots {
                 let count = measure(p.slots[s], s)
                 var sink = TrimSink(scratch: self)
                 if let r0 { cut(count, from: r0.0, to: r0.1, into: &sink) }
@@ -217,13 +276,13 @@ final class LottieScratch {
             return
         }
         var total = 0.0
-        for (j, s) in trim.slots.enumerated() {
+        for (j, s) in trim.pointee.slots.enumerated() {
             let count = measure(p.slots[s], s)
             slotLengths[j] = segmentStarts[count]
             total += slotLengths[j]
         }
         var offsetLength = 0.0
-        for (j, s) in trim.slots.enumerated() {
+        for (j, s) in trim.pointee.slots.enumerated() {
             let length = slotLengths[j]
             var sink = TrimSink(scratch: self)
             if length > 0 && total > 0 {
@@ -421,13 +480,13 @@ final class LottieScratch {
 /// A trim's output, in the scratch's trim buffers (which it must not outgrow: bounded by the
 /// program's capacities).
 struct TrimSink: LottiePathSink {
-    unowned let scratch: LottieScratch
+    let scratch: LottieWork
     var kindCount = 0
     var numberCount = 0
     var current: Point?
     var subpathStart: Point?
 
-    init(scratch: LottieScratch) { self.scratch = scratch }
+    init(scratch: LottieWork) { self.scratch = scratch }
 
     mutating func put(_ kind: UInt8, _ a: Point, _ b: Point, _ c: Point, _ n: Int) {
         guard kindCount < scratch.trimKinds.count, numberCount + 2 * n <= scratch.trimNumbers.count else { return }   // bounded by the program

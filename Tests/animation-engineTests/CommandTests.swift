@@ -214,4 +214,20 @@ struct CommandTests {
         let late = try run(["lottie", "render", file.path, "-o", directory.path, "--frames", "3,12"])
         #expect(late.status == 2 && late.error.contains("frames[1]"), "\(late.error)")
     }
+
+    @Test("lottie bench: ticks of many instances, text and JSON; bad options refused")
+    func lottieBench() throws {
+        let file = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("AnimationLottieTests/Files/trims.json")
+        let text = try run(["lottie", "bench", file.path, file.path, "--instances", "20", "--ticks", "3", "--threads", "2"])
+        #expect(text.status == 0, "\(text.error)")
+        #expect(text.output.contains("2 file(s) × 20 instances = 40, 2 thread(s), 3 ticks") && text.output.contains("ns per instance-frame"))
+        let json = try run(["lottie", "bench", file.path, "--instances", "10", "--ticks", "2", "--json"])
+        #expect(json.status == 0 && json.output.hasPrefix("{") && json.output.contains("\"nanosecondsPerInstanceFrame\":")
+                && json.output.contains("\"instances\":10"), "\(json.output)")
+        for bad in [["lottie", "bench"], ["lottie", "bench", file.path, "--instances", "0"], ["lottie", "bench", "missing.json"]] {
+            let r = try run(bad)
+            #expect(r.status == 2 && r.output.isEmpty, "\(bad)")
+        }
+    }
 }
