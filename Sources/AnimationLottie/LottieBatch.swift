@@ -124,12 +124,15 @@ public final class LottieBatch {
         job = nil
     }
 
-    /// The frame of `instance` (the file's own frame numbers).
-    public func frame(of instance: Int) -> Double { frames[instance] }
+    /// The frame of `instance` (the file's own frame numbers), or nil for a number the batch
+    /// does not hold.
+    public func frame(of instance: Int) -> Double? { frames.indices.contains(instance) ? frames[instance] : nil }
 
     /// Sets the frame `instance` shows from the next tick; frames outside `ip ≤ f < op` are
-    /// drawn as the file defines them there (usually nothing).
+    /// drawn as the file defines them there (usually nothing), a frame that is not finite is the
+    /// file's first. A number the batch does not hold is ignored.
     public func setFrame(_ frame: Double, of instance: Int) {
+        guard frames.indices.contains(instance) else { return }
         frames[instance] = frame.isFinite ? frame : programs[programOf[instance]].animation.inPoint
     }
 
@@ -168,6 +171,7 @@ public final class LottieBatch {
     /// What `instance` drew in the last tick, as nodes (allocates: for checks and readers that
     /// want values; hosts that upload read ``withGeometry(of:_:)``).
     public func nodes(of instance: Int) -> [LottieNode] {
+        guard outputs.indices.contains(instance) else { return [] }
         let o = outputs[instance]
         return (0..<o.nodeCount).map { k in
             let n = nodes[o.nodeStart + k]
@@ -191,11 +195,17 @@ public final class LottieBatch {
 
     /// Calls `body` with `instance`'s last geometry in place: its node count, then per node the
     /// element kinds (0 move, 1 line, 2 cubic, 3 close) and their numbers (x, y per point; a
-    /// cubic's two controls then its end), without copying.
+    /// cubic's two controls then its end), without copying. A number the batch does not hold
+    /// gives an empty view.
     public func withGeometry(of instance: Int, _ body: (LottieGeometryView) -> Void) {
+        guard outputs.indices.contains(instance), let kindBase = kinds.baseAddress,
+              let numberBase = numbers.baseAddress else {
+            return body(LottieGeometryView(nodes: UnsafeBufferPointer(start: nil, count: 0), kinds: UnsafePointer(bitPattern: 1)!,
+                                           numbers: UnsafePointer(bitPattern: 8)!))   // never read: no nodes
+        }
         let o = outputs[instance]
         body(LottieGeometryView(nodes: UnsafeBufferPointer(rebasing: nodes[o.nodeStart..<o.nodeStart + o.nodeCount]),
-                                kinds: UnsafePointer(kinds.baseAddress! + o.kindStart), numbers: UnsafePointer(numbers.baseAddress! + o.numberStart)))
+                                kinds: UnsafePointer(kindBase + o.kindStart), numbers: UnsafePointer(numberBase + o.numberStart)))
     }
 }
 

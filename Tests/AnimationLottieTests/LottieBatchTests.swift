@@ -114,6 +114,17 @@ struct LottieBatchTests {
         #expect(batch.frame(of: i) == 0)
         batch.tick()
         #expect(Self.difference(batch.nodes(of: i), program.animation.nodes(atFrame: 0, size: 64)) == 0)
+        // Numbers the batch does not hold: ignored, empty.
+        batch.setFrame(3, of: 99)
+        #expect(batch.frame(of: 99) == nil && batch.frame(of: -1) == nil && batch.nodes(of: 99).isEmpty)
+        var seen = -1
+        batch.withGeometry(of: 99) { seen = $0.count }
+        #expect(seen == 0)
+        batch.withGeometry(of: i) { geometry in
+            seen = geometry.count
+            #expect(geometry.count > 0 && geometry.kinds(of: 0).first == 0 && geometry.paint(of: 0).isFill)
+        }
+        #expect(seen == batch.nodes(of: i).count)
     }
 }
 
