@@ -68,7 +68,7 @@ let package = Package(
         // The C interface: the header (and the per-thread error message) in C, the entry points in
         // Swift (@_cdecl) over the public API of AnimationCore and AnimationBatch.
         .target(name: "CAnimationEngine"),
-        .target(name: "AnimationEngineC", dependencies: ["AnimationCore", "AnimationBatch", "CAnimationEngine"]),
+        .target(name: "AnimationEngineC", dependencies: ["AnimationCore", "AnimationBatch", "AnimationLottie", "CAnimationEngine"]),
         // A C program that exercises the C interface as a C user would; AnimationEngineCTests runs it.
         .executableTarget(name: "c-interface-check", dependencies: ["AnimationEngineC", "CAnimationEngine"]),
         // What the build was compiled for (the -Xcc flags), for benchmark reports.

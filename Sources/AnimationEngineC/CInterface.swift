@@ -71,27 +71,35 @@ final class CurveBatch {
     }
 }
 
-/// The live objects handed out: address → kind (0 engine, 1 curve batch). The objects themselves
-/// are kept alive by the retain taken in `register` and released in `unregister`.
+/// The live objects handed out: address → kind (``tag(_:)``). The objects themselves are kept
+/// alive by the retain taken in `register` and released in `unregister`.
 private let registry = Mutex<[UInt: Int]>([:])
 
-private func tag<T: AnyObject>(_ type: T.Type) -> Int { type == Engine.self ? 0 : 1 }
+/// The kind of a handle: 0 engine, 1 curve batch, 2 Lottie file, 3 Lottie batch.
+private func tag<T: AnyObject>(_ type: T.Type) -> Int {
+    switch ObjectIdentifier(type) {
+    case ObjectIdentifier(Engine.self): 0
+    case ObjectIdentifier(CurveBatch.self): 1
+    case ObjectIdentifier(LottieHandle.self): 2
+    default: 3
+    }
+}
 
-private func register<T: AnyObject>(_ object: T) -> OpaquePointer {
+func register<T: AnyObject>(_ object: T) -> OpaquePointer {
     let pointer = Unmanaged.passRetained(object).toOpaque()
     let key = UInt(bitPattern: pointer), kind = tag(T.self)
     registry.withLock { $0[key] = kind }
     return OpaquePointer(pointer)
 }
 
-private func lookup<T: AnyObject>(_ pointer: OpaquePointer?, as type: T.Type) -> T? {
+func lookup<T: AnyObject>(_ pointer: OpaquePointer?, as type: T.Type) -> T? {
     guard let pointer else { return nil }
     let key = UInt(bitPattern: UnsafeRawPointer(pointer)), kind = tag(type)
     guard registry.withLock({ $0[key] == kind }) else { return nil }
     return Unmanaged<T>.fromOpaque(UnsafeRawPointer(pointer)).takeUnretainedValue()
 }
 
-private func unregister<T: AnyObject>(_ pointer: OpaquePointer?, as type: T.Type) -> Bool {
+func unregister<T: AnyObject>(_ pointer: OpaquePointer?, as type: T.Type) -> Bool {
     guard let pointer else { return false }
     let key = UInt(bitPattern: UnsafeRawPointer(pointer)), kind = tag(type)
     let removed = registry.withLock { table -> Bool in
@@ -110,7 +118,7 @@ struct CError: Error {
 }
 
 /// Runs `body`, turning thrown errors into a status and the thread's message.
-private func call(_ body: () throws -> Void) -> ae_status {
+func call(_ body: () throws -> Void) -> ae_status {
     do {
         try body()
         ae_internal_set_message("")
@@ -134,7 +142,7 @@ private func engine(_ pointer: OpaquePointer?) throws -> Engine {
     return engine
 }
 
-private func required<T>(_ pointer: T?, _ name: String) throws -> T {
+func required<T>(_ pointer: T?, _ name: String) throws -> T {
     guard let pointer else { throw CError(status: AE_ERROR_NULL_POINTER, message: "\(name) is null") }
     return pointer
 }

@@ -228,6 +228,63 @@ int main(void) {
     CHECK(ae_curve_batch_destroy(curves) == AE_OK && ae_curve_batch_destroy(curves) == AE_ERROR_UNKNOWN_ID, "destroy batch twice");
     CHECK(ae_curve_batch_evaluate(curves, x, y, N, 1) == AE_ERROR_UNKNOWN_ID, "destroyed batch");
 
+    /* Lottie: a 100 × 50 composition with one 20 × 10 rectangle stroked at 50 %, fitted into 100 × 100. */
+    const char *lottie_json =
+        "{\"fr\":30,\"ip\":0,\"op\":30,\"w\":100,\"h\":50,\"layers\":[{\"ddd\":0,\"ty\":4,\"ip\":0,\"op\":30,\"ks\":{},\"shapes\":["
+        "{\"ty\":\"rc\",\"p\":{\"a\":0,\"k\":[50,25]},\"s\":{\"a\":1,\"k\":[{\"t\":0,\"s\":[20,10],\"o\":{\"x\":[0],\"y\":[0]},\"i\":{\"x\":[1],\"y\":[1]}},{\"t\":10,\"s\":[40,10]}]},\"r\":{\"a\":0,\"k\":0}},"
+        "{\"ty\":\"st\",\"c\":{\"a\":0,\"k\":[0,0.5,1]},\"o\":{\"a\":0,\"k\":50},\"w\":{\"a\":0,\"k\":3}}]}]}";
+    ae_lottie *lottie = NULL;
+    CHECK(ae_lottie_create(lottie_json, strlen(lottie_json), 100, 0, &lottie) == AE_OK && lottie != NULL, "lottie");
+    double fr = 0, ip = -1, op = 0, lw = 0, lh = 0;
+    CHECK(ae_lottie_info(lottie, &fr, &ip, &op, &lw, &lh) == AE_OK && fr == 30 && ip == 0 && op == 30 && lw == 100 && lh == 50, "lottie info");
+    double lottie_frames[2] = {0, 5};
+    size_t json_length = 0;
+    CHECK(ae_lottie_geometry_json(lottie, lottie_frames, 2, NULL, 0, &json_length) == AE_OK && json_length > 100, "geometry length");
+    char json_text[4096];
+    CHECK(json_length < sizeof json_text && ae_lottie_geometry_json(lottie, lottie_frames, 2, json_text, sizeof json_text, &json_length) == AE_OK,
+          "geometry json");
+    CHECK(strncmp(json_text, "{\"frames\":[{\"frame\":0,\"nodes\":[{\"path\":[[\"M\",60,45],", 46) == 0, "geometry text: %.80s", json_text);
+    double late_frame = 30;
+    CHECK(ae_lottie_geometry_json(lottie, &late_frame, 1, json_text, sizeof json_text, &json_length) == AE_ERROR_INVALID_ARGUMENT,
+          "a frame past op");
+    const char *outside = "{\"fr\":30,\"ip\":0,\"op\":1,\"w\":1,\"h\":1,\"layers\":[{\"ty\":5,\"ip\":0,\"op\":1,\"ks\":{}}]}";
+    ae_lottie *refused = NULL;
+    CHECK(ae_lottie_create(outside, strlen(outside), 100, 0, &refused) == AE_ERROR_INVALID_ARGUMENT &&
+          strstr(ae_last_error_message(), "text layers at layers[0].ty") != NULL, "outside L1 named");
+    CHECK(ae_lottie_create("{", 1, 100, 0, &refused) == AE_ERROR_INVALID_ARGUMENT &&
+          strstr(ae_last_error_message(), "line 1") != NULL, "malformed JSON");
+
+    ae_lottie_batch *lottie_batch = NULL;
+    CHECK(ae_lottie_batch_create(2, &lottie_batch) == AE_OK, "lottie batch");
+    size_t first = 99;
+    CHECK(ae_lottie_batch_add(lottie_batch, lottie, 3, &first) == AE_OK && first == 0, "add instances");
+    double instance_frames[3] = {0, 5, 20};
+    CHECK(ae_lottie_batch_set_frames(lottie_batch, 0, instance_frames, 3) == AE_OK, "set frames");
+    CHECK(ae_lottie_batch_set_frames(lottie_batch, 2, instance_frames, 2) == AE_ERROR_OUT_OF_RANGE, "frames past the batch");
+    double not_finite = NAN;
+    CHECK(ae_lottie_batch_set_frames(lottie_batch, 0, &not_finite, 1) == AE_ERROR_INVALID_ARGUMENT, "NaN frame");
+    CHECK(ae_lottie_batch_tick(lottie_batch) == AE_OK, "tick");
+    ae_lottie_node lottie_nodes[4];
+    size_t node_count = 0;
+    CHECK(ae_lottie_batch_read_nodes(lottie_batch, 1, lottie_nodes, 4, &node_count) == AE_OK && node_count == 1, "nodes");
+    CHECK(!lottie_nodes[0].is_fill && near(lottie_nodes[0].opacity, 0.5, 1e-12) && near(lottie_nodes[0].stroke_width, 3, 1e-12) &&
+          lottie_nodes[0].element_count == 6 && lottie_nodes[0].number_count == 10, "node 0");
+    int kinds[6];
+    double numbers[10];
+    CHECK(ae_lottie_batch_read_path(lottie_batch, 1, 0, kinds, 6, numbers, 10) == AE_OK, "path");
+    /* Frame 5: the rectangle is 30 wide (20 → 40 over frames 0…10), its right side at 50 + 15. */
+    CHECK(kinds[0] == AE_PATH_MOVE && kinds[1] == AE_PATH_LINE && kinds[5] == AE_PATH_CLOSE && near(numbers[0], 65, 1e-12) &&
+          near(numbers[1], 45, 1e-12), "path at frame 5: %g %g", numbers[0], numbers[1]);
+    CHECK(ae_lottie_batch_read_path(lottie_batch, 1, 0, kinds, 5, numbers, 10) == AE_ERROR_WRONG_SIZE, "short buffer");
+    CHECK(ae_lottie_batch_read_path(lottie_batch, 1, 1, kinds, 6, numbers, 10) == AE_ERROR_OUT_OF_RANGE, "no such node");
+    CHECK(ae_lottie_batch_read_nodes(lottie_batch, 3, lottie_nodes, 4, &node_count) == AE_ERROR_OUT_OF_RANGE, "no such instance");
+    /* The batch keeps its file alive: destroying the handle first is fine. */
+    CHECK(ae_lottie_destroy(lottie) == AE_OK && ae_lottie_destroy(lottie) == AE_ERROR_UNKNOWN_ID, "destroy lottie twice");
+    CHECK(ae_lottie_batch_tick(lottie_batch) == AE_OK, "tick after the file's handle is gone");
+    CHECK(ae_lottie_batch_add(lottie_batch, lottie, 1, &first) == AE_ERROR_UNKNOWN_ID, "destroyed file");
+    CHECK(ae_lottie_batch_destroy(lottie_batch) == AE_OK && ae_lottie_batch_destroy(lottie_batch) == AE_ERROR_UNKNOWN_ID, "destroy batch twice");
+    CHECK(ae_lottie_batch_tick((ae_lottie_batch *)engine) == AE_ERROR_UNKNOWN_ID, "an engine is not a Lottie batch");
+
     CHECK(ae_engine_destroy(engine) == AE_OK, "destroy");
     CHECK(ae_engine_destroy(engine) == AE_ERROR_INVALID_ENGINE, "destroy twice");
     CHECK(ae_engine_evaluate(engine, 0, 1) == AE_ERROR_INVALID_ENGINE, "destroyed engine");

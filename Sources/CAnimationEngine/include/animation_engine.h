@@ -220,6 +220,53 @@ ae_status ae_curve_batch_evaluate(ae_curve_batch *batch, const float *inputs, fl
 /* The scalar reference (AnimationCore, Double precision) for one timing function: for checks. */
 ae_status ae_timing_function_value(const double control_points[4], double x, double *out_y);
 
+/* Lottie (Bodymovin) files in the subset L1 (AnimationLottie; lottie-semantics.md).
+ * A file is read and compiled once for instances fitted into size × size device pixels; a batch
+ * evaluates many instances of one or several files, each at its own frame, over all cores, with no
+ * allocation per tick. A file outside L1 is refused with AE_ERROR_INVALID_ARGUMENT and a message
+ * naming every such feature and its JSON path; malformed JSON names its line and column. */
+typedef struct ae_lottie ae_lottie;
+/* Reads `length` bytes of UTF-8 JSON; `lenient` skips the purely cosmetic features outside L1. */
+ae_status ae_lottie_create(const char *json, size_t length, double size, int lenient, ae_lottie **out_lottie);
+ae_status ae_lottie_destroy(ae_lottie *lottie);
+/* The composition: frames per second, first frame (ip), one past the last (op), width, height. */
+ae_status ae_lottie_info(ae_lottie *lottie, double *out_frame_rate, double *out_in_point, double *out_out_point,
+                         double *out_width, double *out_height);
+/* The geometry document of `animation-engine lottie geometry` for `frame_count` frames (ip ≤ f < op):
+ * its length to *out_length (without the NUL), and when capacity > length the text and a NUL to out. */
+ae_status ae_lottie_geometry_json(ae_lottie *lottie, const double *frames, size_t frame_count, char *out, size_t capacity,
+                                  size_t *out_length);
+
+typedef struct ae_lottie_batch ae_lottie_batch;
+/* A batch evaluated on up to `threads` threads (0: one per processor). */
+ae_status ae_lottie_batch_create(int threads, ae_lottie_batch **out_batch);
+ae_status ae_lottie_batch_destroy(ae_lottie_batch *batch);
+/* Adds `count` instances of `lottie` (which the batch keeps alive); the first one's number to *out_first. */
+ae_status ae_lottie_batch_add(ae_lottie_batch *batch, ae_lottie *lottie, size_t count, size_t *out_first);
+/* Instances first … first + count − 1 show frames[0 … count − 1] from the next tick (finite numbers). */
+ae_status ae_lottie_batch_set_frames(ae_lottie_batch *batch, size_t first, const double *frames, size_t count);
+/* Evaluates every instance at its frame. */
+ae_status ae_lottie_batch_tick(ae_lottie_batch *batch);
+
+/* One node an instance drew in the last tick: a fill or a stroke, its colour (0–1), stroke width in
+ * device pixels, total opacity, and how many path elements and numbers it has. */
+typedef struct ae_lottie_node {
+    int is_fill;
+    double color[4];
+    double stroke_width;
+    double opacity;
+    size_t element_count;
+    size_t number_count;
+} ae_lottie_node;
+/* The instance's node count to *out_count, min(capacity, count) nodes to out (back to front). */
+ae_status ae_lottie_batch_read_nodes(ae_lottie_batch *batch, size_t instance, ae_lottie_node *out, size_t capacity,
+                                     size_t *out_count);
+/* Node `node`'s path: element kinds (AE_PATH_MOVE, AE_PATH_LINE, AE_PATH_CURVE, AE_PATH_CLOSE) to
+ * kinds and their numbers (x, y per point; a cubic's two controls, then its end) to numbers; the
+ * buffers must hold the node's element_count and number_count. */
+ae_status ae_lottie_batch_read_path(ae_lottie_batch *batch, size_t instance, size_t node, int *kinds, size_t kind_capacity,
+                                    double *numbers, size_t number_capacity);
+
 /* Internal: sets the calling thread's message (used by the Swift implementation). */
 void ae_internal_set_message(const char *message);
 
