@@ -14,14 +14,17 @@ public final class LottieProgram: Sendable {
     public let size: Double
     let fit: AffineTransform
 
+    // Every table below holds plain values (channel numbers, offsets, flags): reading a row
+    // retains nothing.
     struct Layer: Sendable {
         enum Content: Sendable {
             case shapes(groups: Range<Int>, slots: Range<Int>, trims: Range<Int>, paints: Range<Int>)
             case solid(width: Double, height: Double, color: Color)
-            case precomposition(child: Int, remap: LottieProperty?)
+            /// `remap`: the time remap's channel, or −1.
+            case precomposition(child: Int, remap: Int)
             case null
         }
-        var transform: LottieTransform
+        var transform: LottieChannels.Transform
         /// The composition whose clock the layer reads (0: the instance's frame).
         var composition: Int
         /// The parent layer (an index into `layers`), or −1.
@@ -42,7 +45,7 @@ public final class LottieProgram: Sendable {
     }
 
     struct Group: Sendable {
-        var transform: LottieTransform
+        var transform: LottieChannels.Transform
         var parent: Int
         var depth: Int
         /// As for layers: the matrix and opacity of a transform that does not move.
@@ -50,8 +53,19 @@ public final class LottieProgram: Sendable {
         var constantOpacity: Double?
     }
 
+    /// Where a path slot's geometry comes from each frame.
+    enum Source: Sendable {
+        /// Computed once (nothing in it moves): elements `kinds`, numbers `numbers` of the
+        /// program's template tables.
+        case constant(kinds: Range<Int>, numbers: Range<Int>)
+        case rectangle(position: Int, size: Int, roundness: Int, reversed: Bool)
+        case ellipse(position: Int, size: Int, reversed: Bool)
+        /// An index into ``LottieProgram/morphs``.
+        case morph(Int)
+    }
+
     struct Slot: Sendable {
-        var item: LottieShapeItem
+        var source: Source
         var group: Int
         var kindOffset: Int
         var kindCapacity: Int
@@ -59,25 +73,52 @@ public final class LottieProgram: Sendable {
         var pointCapacity: Int
     }
 
+    /// A path's segments and lengths, computed when compiled (offsets into ``measureNumbers`` and
+    /// ``measureFlags``).
+    struct Measure: Sendable {
+        var count: Int
+        var segments: Range<Int>
+        var flags: Range<Int>
+        var starts: Range<Int>
+        var pieces: Range<Int>
+    }
+
     struct Trim: Sendable {
-        var start: LottieProperty
-        var end: LottieProperty
-        var offset: LottieProperty
+        var start: Int
+        var end: Int
+        var offset: Int
         var sequential: Bool
-        var slots: [Int]
+        /// The slots it changes: a range of ``LottieProgram/slotLists``.
+        var slots: Range<Int>
     }
 
     struct Paint: Sendable {
         var isFill: Bool
-        var color: LottieProperty
-        var opacity: LottieProperty
-        var width: LottieProperty?
+        var color: Int
+        var opacity: Int
+        /// −1 for a fill.
+        var width: Int
         var style: LottieStrokeStyle?
         var group: Int
         var depth: Int
-        var slots: [Int]
+        /// The slots it paints: a range of ``LottieProgram/slotLists``.
+        var slots: Range<Int>
     }
 
+    /// Every property, as flat tables.
+    let channels: LottieChannels
+    /// Paths that morph (read by reference: the only per-frame geometry built from objects).
+    let morphs: [LottieShapeProperty]
+    /// The geometry of slots that never move: element kinds and numbers.
+    let templateKinds: [UInt8]
+    let templateNumbers: [Double]
+    /// Slot lists of trims and paints.
+    let slotLists: [Int]
+    /// Beside each trim's slot list: a measure of the slot computed when compiled, or −1.
+    let trimMeasures: [Int]
+    let measures: [Measure]
+    let measureNumbers: [Double]
+    let measureFlags: [UInt8]
     /// Evaluation order: owners before what they show, parents before children.
     let layers: [Layer]
     /// Drawing layers (shape, solid), back to front.
@@ -113,6 +154,15 @@ public final class LottieProgram: Sendable {
         fit = animation.fitTransform(size: size)
         var builder = Builder(animation: animation)
         try builder.composition(animation.layers, owner: -1, index: 0, depth: 0)
+        channels = LottieChannels(builder.channels)
+        morphs = builder.morphs
+        templateKinds = builder.templateKinds
+        templateNumbers = builder.templateNumbers
+        slotLists = builder.slotLists
+        trimMeasures = builder.trimMeasures
+        measures = builder.measures
+        measureNumbers = builder.measureNumbers
+        measureFlags = builder.measureFlags
         layers = builder.layers
         paintOrder = builder.paintOrder
         compositionCount = builder.compositionCount
@@ -132,7 +182,7 @@ public final class LottieProgram: Sendable {
             case .shapes(_, _, _, let paintRange):
                 for p in paintRange {
                     nodes += max(1, paints[p].slots.count)
-                    for s in paints[p].slots { kinds += slots[s].kindCapacity; numbers += 2 * slots[s].pointCapacity }
+                    for s in slotLists[paints[p].slots] { kinds += slots[s].kindCapacity; numbers += 2 * slots[s].pointCapacity }
                 }
             default:
                 break
@@ -158,8 +208,49 @@ public final class LottieProgram: Sendable {
         var paints: [Paint] = []
         var kindTotal = 0
         var numberTotal = 0
+        var channels = LottieChannels.Builder()
+        var morphs: [LottieShapeProperty] = []
+        var templateKinds: [UInt8] = []
+        var templateNumbers: [Double] = []
+        var slotLists: [Int] = []
+        var trimMeasures: [Int] = []
+        var measures: [Measure] = []
+        var measureNumbers: [Double] = []
+        var measureFlags: [UInt8] = []
+        /// Slots a trim has cut already (their geometry at a later trim depends on the frame).
+        var trimmed: Set<Int> = []
 
         init(animation: LottieAnimation) { self.animation = animation }
+
+        /// A list of slots in ``slotLists`` (with no measures beside it).
+        mutating func list(_ slots: [Int]) -> Range<Int> {
+            let start = slotLists.count
+            slotLists.append(contentsOf: slots)
+            trimMeasures.append(contentsOf: [Int](repeating: -1, count: slots.count))
+            return start..<slotLists.count
+        }
+
+        /// A trim's slot list, measuring now the slots that never move and that no trim cut before.
+        mutating func trimList(_ slots: [Int]) -> Range<Int> {
+            let range = list(slots)
+            for (j, s) in slots.enumerated() {
+                defer { trimmed.insert(s) }
+                guard !trimmed.contains(s), case .constant(let kinds, let numbers) = self.slots[s].source else { continue }
+                let m = LottieWork.precompute(kinds: templateKinds[kinds], numbers: templateNumbers[numbers])
+                let n0 = measureNumbers.count
+                measureNumbers += m.segments
+                let n1 = measureNumbers.count
+                measureNumbers += m.starts
+                let n2 = measureNumbers.count
+                measureNumbers += m.pieces
+                let f0 = measureFlags.count
+                measureFlags += m.flags
+                measures.append(Measure(count: m.count, segments: n0..<n1, flags: f0..<measureFlags.count, starts: n1..<n2,
+                                        pieces: n2..<measureNumbers.count))
+                trimMeasures[range.lowerBound + j] = measures.count - 1
+            }
+            return range
+        }
 
         /// Adds a composition's layers (parents first) and, after them, the compositions its
         /// precomposition layers show; records its drawing layers in painter's order.
@@ -174,12 +265,12 @@ public final class LottieProgram: Sendable {
                 switch layer.content {
                 case .shapes(let items): content = shapes(items)
                 case .solid(let w, let h, let color): content = .solid(width: w, height: h, color: color)
-                case .precomposition(_, let remap): content = .precomposition(child: -1, remap: remap)   // child set below
+                case .precomposition(_, let remap): content = .precomposition(child: -1, remap: channels.add(remap))   // child set below
                 case .null: content = .null
                 }
                 // Auto-orient turns a layer only when its position moves, which makes it not static.
                 let constant = layer.transform.isStatic
-                layers.append(Layer(transform: layer.transform, composition: index, parent: parents[k] >= 0 ? flat[parents[k]] : -1,
+                layers.append(Layer(transform: channels.add(layer.transform), composition: index, parent: parents[k] >= 0 ? flat[parents[k]] : -1,
                                     owner: owner, inPoint: layer.inPoint, outPoint: layer.outPoint, startTime: layer.startTime,
                                     stretch: layer.stretch, hidden: layer.hidden, autoOrient: layer.autoOrient, content: content,
                                     constantMatrix: constant ? layer.transform.matrix(atFrame: 0) : nil,
@@ -191,8 +282,9 @@ public final class LottieProgram: Sendable {
                 switch list[k].content {
                 case .shapes, .solid:
                     paintOrder.append(f)
-                case .precomposition(let id, let remap):
-                    guard let inner = animation.precompositions[id], depth < LottieAnimation.maximumNesting else { continue }
+                case .precomposition(let id, _):
+                    guard let inner = animation.precompositions[id], depth < LottieAnimation.maximumNesting,
+                          case .precomposition(_, let remap) = layers[f].content else { continue }
                     let child = compositionCount
                     compositionCount += 1
                     layers[f].content = .precomposition(child: child, remap: remap)
@@ -220,7 +312,7 @@ public final class LottieProgram: Sendable {
         }
 
         indirect enum Emission {
-            case paint(Paint)
+            case paint(Paint, [Int])
             case group([Emission])
         }
 
@@ -242,7 +334,7 @@ public final class LottieProgram: Sendable {
                     above.append(slots.count - 1)
                 case .group(let inner, let transform, _):
                     let constant = transform.isStatic
-                    groups.append(Group(transform: transform, parent: group, depth: depth + 1,
+                    groups.append(Group(transform: channels.add(transform), parent: group, depth: depth + 1,
                                         constantMatrix: constant ? transform.matrix(atFrame: 0) : nil,
                                         constantOpacity: constant ? transform.opacity(atFrame: 0) : nil))
                     var innerEmissions: [Emission] = []
@@ -250,7 +342,8 @@ public final class LottieProgram: Sendable {
                     emissions.append(.group(innerEmissions))
                     above.append(contentsOf: paths)
                 case .trim(let start, let end, let offset, let sequential, _):
-                    trims.append(Trim(start: start, end: end, offset: offset, sequential: sequential, slots: above))
+                    trims.append(Trim(start: channels.add(start), end: channels.add(end), offset: channels.add(offset),
+                                      sequential: sequential, slots: trimList(above)))
                     // A trim's pieces: per range at most a move and a piece per segment, two ranges.
                     for s in above {
                         let k = slots[s].kindCapacity
@@ -258,18 +351,53 @@ public final class LottieProgram: Sendable {
                         slots[s].pointCapacity = max(slots[s].pointCapacity, 8 * k + 8)
                     }
                 case .fill(let color, let opacity, _):
-                    emissions.append(.paint(Paint(isFill: true, color: color, opacity: opacity, width: nil, style: nil,
-                                                  group: group, depth: depth, slots: above)))
+                    emissions.append(.paint(Paint(isFill: true, color: channels.add(color), opacity: channels.add(opacity), width: -1,
+                                                  style: nil, group: group, depth: depth, slots: 0..<0), above))
                 case .stroke(let color, let opacity, let width, let style, _):
-                    emissions.append(.paint(Paint(isFill: false, color: color, opacity: opacity, width: width, style: style,
-                                                  group: group, depth: depth, slots: above)))
+                    emissions.append(.paint(Paint(isFill: false, color: channels.add(color), opacity: channels.add(opacity),
+                                                  width: channels.add(width), style: style, group: group, depth: depth, slots: 0..<0), above))
                 }
             }
             return above
         }
 
+        /// A path slot: its geometry computed once when nothing in it moves, else its channels.
         mutating func addSlot(_ item: LottieShapeItem, group: Int, kinds: Int, points: Int) {
-            slots.append(Slot(item: item, group: group, kindOffset: 0, kindCapacity: kinds, pointOffset: 0, pointCapacity: points))
+            let source: Source
+            let moves: Bool
+            switch item {
+            case .path(let property, _):
+                moves = property.constant == nil
+                source = moves ? .morph(morphs.count) : .morph(-1)
+                if moves { morphs.append(property) }
+            case .rectangle(let p, let s, let r, let reversed, _):
+                moves = p.isAnimated || s.isAnimated || r.isAnimated
+                source = moves ? .rectangle(position: channels.add(p), size: channels.add(s), roundness: channels.add(r), reversed: reversed) : .morph(-1)
+            case .ellipse(let p, let s, let reversed, _):
+                moves = p.isAnimated || s.isAnimated
+                source = moves ? .ellipse(position: channels.add(p), size: channels.add(s), reversed: reversed) : .morph(-1)
+            default:
+                moves = true
+                source = .morph(-1)
+            }
+            var final = source
+            if !moves {
+                // The reference's own builder, once: the same elements every frame.
+                var sink = PathSink()
+                LottieShapes.generate(item, frame: 0, into: &sink)
+                let k0 = templateKinds.count, n0 = templateNumbers.count
+                for element in sink.path.elements {
+                    switch element {
+                    case .move(let p): templateKinds.append(0); templateNumbers += [p.x, p.y]
+                    case .line(let p): templateKinds.append(1); templateNumbers += [p.x, p.y]
+                    case .curve(let p, let c1, let c2): templateKinds.append(2); templateNumbers += [c1.x, c1.y, c2.x, c2.y, p.x, p.y]
+                    case .quadCurve(let p, let c): templateKinds.append(2); templateNumbers += [c.x, c.y, c.x, c.y, p.x, p.y]   // never built by LottieShapes
+                    case .closeSubpath: templateKinds.append(3)
+                    }
+                }
+                final = .constant(kinds: k0..<templateKinds.count, numbers: n0..<templateNumbers.count)
+            }
+            slots.append(Slot(source: final, group: group, kindOffset: 0, kindCapacity: kinds, pointOffset: 0, pointCapacity: points))
         }
 
         /// Paints in painter's order (a list from its last item), and the slots' buffer offsets.
@@ -277,7 +405,9 @@ public final class LottieProgram: Sendable {
             for emission in emissions.reversed() {
                 switch emission {
                 case .group(let inner): emit(inner)
-                case .paint(let paint): paints.append(paint)
+                case .paint(var paint, let slots):
+                    paint.slots = list(slots)
+                    paints.append(paint)
                 }
             }
         }

@@ -120,19 +120,20 @@ struct LottieWork {
                 local = constant
             } else {
                 var extra = 0.0
-                if layer.pointee.autoOrient, let d = layer.pointee.transform.position?.direction(atFrame: f) {
+                let position = layer.pointee.transform.position
+                if layer.pointee.autoOrient, position >= 0, let d = p.channels.direction(position, atFrame: f) {
                     extra = atan2(d.y, d.x)
                 }
-                local = layer.pointee.transform.matrix(atFrame: f, extraRotation: extra)
+                local = p.channels.matrix(layer.pointee.transform, atFrame: f, extraRotation: extra)
             }
             world[k] = layer.pointee.parent >= 0 ? local.concatenating(world[layer.pointee.parent]) : local
             visible[k] = !layer.pointee.hidden && cf >= layer.pointee.inPoint && cf < layer.pointee.outPoint
             guard visible[k] else { continue }
             full[k] = world[k].concatenating(layer.pointee.owner >= 0 ? full[layer.pointee.owner] : p.fit)
             layerOpacity[k] = (layer.pointee.owner >= 0 ? layerOpacity[layer.pointee.owner] : 1)
-                * (layer.pointee.constantOpacity ?? layer.pointee.transform.opacity(atFrame: f))
+                * (layer.pointee.constantOpacity ?? p.channels.opacity(layer.pointee.transform, atFrame: f))
             if case .precomposition(let child, let remap) = layer.pointee.content, child >= 0 {
-                compositionFrames[child] = remap.map { $0.scalar(atFrame: f) * p.animation.frameRate } ?? f
+                compositionFrames[child] = remap >= 0 ? p.channels.scalar(remap, atFrame: f) * p.animation.frameRate : f
             }
         }
         }
@@ -170,9 +171,9 @@ struct LottieWork {
         for g in groups {
             let group = groupList + g
             let parent = group.pointee.parent
-            groupMatrix[g] = (group.pointee.constantMatrix ?? group.pointee.transform.matrix(atFrame: f))
+            groupMatrix[g] = (group.pointee.constantMatrix ?? p.channels.matrix(group.pointee.transform, atFrame: f))
                 .concatenating(parent >= 0 ? groupMatrix[parent] : .identity)
-            groupOpacity[g] = group.pointee.constantOpacity ?? group.pointee.transform.opacity(atFrame: f)
+            groupOpacity[g] = group.pointee.constantOpacity ?? p.channels.opacity(group.pointee.transform, atFrame: f)
             groupCumulative[g] = (parent >= 0 ? groupCumulative[parent] : 1) * groupOpacity[g]
         }
         for s in slots {
@@ -180,7 +181,22 @@ struct LottieWork {
             // Unchecked: offsets and capacities come from the program's bounds (reserve sized the buffers).
             var sink = SlotSink(kinds: slotKinds.baseAddress! + slot.pointee.kindOffset, kindCapacity: slot.pointee.kindCapacity,
                                 numbers: slotNumbers.baseAddress! + slot.pointee.pointOffset, numberCapacity: 2 * slot.pointee.pointCapacity)
-            LottieShapes.generate(slot.pointee.item, frame: f, into: &sink)
+            switch slot.pointee.source {
+            case .constant(let kinds, let numbers):
+                // Computed when compiled: copied (a trim may cut it this frame).
+                for k in kinds { slotKinds[slot.pointee.kindOffset + k - kinds.lowerBound] = p.templateKinds[k] }
+                for x in numbers { slotNumbers[slot.pointee.pointOffset + x - numbers.lowerBound] = p.templateNumbers[x] }
+                sink.kindCount = kinds.count
+                sink.numberCount = numbers.count
+            case .rectangle(let position, let size, let roundness, let reversed):
+                LottieShapes.rectangle(center: p.channels.pair(position, atFrame: f), size: p.channels.pair(size, atFrame: f),
+                                       roundness: p.channels.scalar(roundness, atFrame: f), reversed: reversed, into: &sink)
+            case .ellipse(let position, let size, let reversed):
+                LottieShapes.ellipse(center: p.channels.pair(position, atFrame: f), size: p.channels.pair(size, atFrame: f),
+                                     reversed: reversed, into: &sink)
+            case .morph(let m):
+                if m >= 0 { LottieShapes.bezier(p.morphs[m], frame: f, into: &sink) }
+            }
             slotKindCount[s] = sink.kindCount
             slotNumberCount[s] = sink.numberCount
         }
@@ -189,23 +205,25 @@ struct LottieWork {
         for q in paints {
             let paint = paintTable.baseAddress.unsafelyUnwrapped + q
             var colorValue = Color(red: 0, green: 0, blue: 0)
-            paint.pointee.color.withValue(atFrame: f) { c in
-                func at(_ i: Int, _ fallback: Double) -> Double { i < c.count ? min(max(c[i], 0), 1) : fallback }
+            let colorChannel = paint.pointee.color, n = p.channels.channels[colorChannel].dimension
+            withUnsafeTemporaryAllocation(of: Double.self, capacity: max(n, 1)) { c in
+                p.channels.evaluate(colorChannel, atFrame: f, into: c.baseAddress!)   // capacity ≥ 1
+                func at(_ i: Int, _ fallback: Double) -> Double { i < n ? min(max(c[i], 0), 1) : fallback }
                 colorValue = Color(red: at(0, 0), green: at(1, 0), blue: at(2, 0), alpha: at(3, 1))
             }
-            let paintOpacity = min(max(paint.pointee.opacity.scalar(atFrame: f) / 100, 0), 1)
+            let paintOpacity = min(max(p.channels.scalar(paint.pointee.opacity, atFrame: f) / 100, 0), 1)
             let paintGroup = paint.pointee.group, depth = paint.pointee.depth, isFill = paint.pointee.isFill
             let m = (paintGroup >= 0 ? groupMatrix[paintGroup] : .identity).concatenating(layerMatrix)
             let scale = ((m.a + m.c) * (m.a + m.c) + (m.b + m.d) * (m.b + m.d)).squareRoot() / 2.0.squareRoot()
-            let width = isFill ? 0 : max(paint.pointee.width?.scalar(atFrame: f) ?? 0, 0) * scale
+            let width = isFill || paint.pointee.width < 0 ? 0 : max(p.channels.scalar(paint.pointee.width, atFrame: f), 0) * scale
             let scopeOpacity = paintGroup >= 0 ? groupCumulative[paintGroup] : 1
             let style = paint.pointee.style
             // Paths in deeper groups carry those groups' opacities: consecutive paths with the
             // same one share a node (as in the reference).
             var open = false
             var relativeOpen = 0.0
-            paint.pointee.slots.withUnsafeBufferPointer { painted in
-                for s in painted {
+            p.slotLists.withUnsafeBufferPointer { lists in
+                for s in UnsafeBufferPointer(rebasing: lists[paint.pointee.slots]) {
                     var relative = 1.0
                     var g = slotList[s].group
                     while g >= 0 && groupList[g].depth > depth {
@@ -263,11 +281,19 @@ struct LottieWork {
     }
 
     func trim(_ p: LottieProgram, _ trim: UnsafePointer<LottieProgram.Trim>, frame f: Double) {
-        guard let (r0, r1) = LottieFrame.trimPieces(start: trim.pointee.start.scalar(atFrame: f), end: trim.pointee.end.scalar(atFrame: f),
-                                                    offset: trim.pointee.offset.scalar(atFrame: f)) else { return }
+        guard let (r0, r1) = LottieFrame.trimPieces(start: p.channels.scalar(trim.pointee.start, atFrame: f),
+                                                    end: p.channels.scalar(trim.pointee.end, atFrame: f),
+                                                    offset: p.channels.scalar(trim.pointee.offset, atFrame: f)) else { return }
+        let affected = p.slotLists[trim.pointee.slots], first = trim.pointee.slots.lowerBound
+        // A slot's segments and lengths: computed when compiled for a path that never moves and
+        // that no trim before this one cut (most trims), else measured now.
+        func measured(_ j: Int, _ s: Int) -> Int {
+            let m = p.trimMeasures[first + j]
+            return m >= 0 ? load(p.measures[m], from: p) : measure(p.slots[s], s)
+        }
         if !trim.pointee.sequential {
-            for s in trim.pointee.slots {
-                let count = measure(p.slots[s], s)
+            for (j, s) in affected.enumerated() {
+                let count = measured(j, s)
                 var sink = TrimSink(scratch: self)
                 if let r0 { cut(count, from: r0.0, to: r0.1, into: &sink) }
                 if let r1 { cut(count, from: r1.0, to: r1.1, into: &sink) }
@@ -276,17 +302,17 @@ struct LottieWork {
             return
         }
         var total = 0.0
-        for (j, s) in trim.pointee.slots.enumerated() {
-            let count = measure(p.slots[s], s)
+        for (j, s) in affected.enumerated() {
+            let count = measured(j, s)
             slotLengths[j] = segmentStarts[count]
             total += slotLengths[j]
         }
         var offsetLength = 0.0
-        for (j, s) in trim.pointee.slots.enumerated() {
+        for (j, s) in affected.enumerated() {
             let length = slotLengths[j]
             var sink = TrimSink(scratch: self)
             if length > 0 && total > 0 {
-                let count = measure(p.slots[s], s)
+                let count = measured(j, s)
                 for which in 0..<2 {
                     guard let (a, b) = which == 0 ? r0 : r1 else { continue }
                     let from = (a * total - offsetLength) / length, to = (b * total - offsetLength) / length
@@ -296,6 +322,44 @@ struct LottieWork {
             store(sink, into: p.slots[s], s)
             offsetLength += length
         }
+    }
+
+    /// Loads a measure computed when the program was compiled into the segment tables; returns
+    /// the segment count.
+    func load(_ m: LottieProgram.Measure, from p: LottieProgram) -> Int {
+        for (k, x) in m.segments.enumerated() { segments[k] = p.measureNumbers[x] }
+        for (k, x) in m.flags.enumerated() { segmentFlags[k] = p.measureFlags[x] }
+        for (k, x) in m.starts.enumerated() { segmentStarts[k] = p.measureNumbers[x] }
+        for (k, x) in m.pieces.enumerated() { pieceLengths[k] = p.measureNumbers[x] }
+        return m.count
+    }
+
+    /// Measures `kinds`/`numbers` (one path) with this code, at compile time: what ``load(_:from:)``
+    /// gives back later, bit for bit.
+    static func precompute(kinds: ArraySlice<UInt8>, numbers: ArraySlice<Double>) -> (count: Int, segments: [Double], flags: [UInt8],
+                                                                                      starts: [Double], pieces: [Double]) {
+        var work = LottieWork()
+        defer { work.deallocate() }
+        func size<T>(_ a: inout UnsafeMutableBufferPointer<T>, _ n: Int, _ fill: T) {
+            a = .allocate(capacity: max(n, 1))
+            a.initialize(repeating: fill)
+        }
+        size(&work.slotKinds, kinds.count, 0)
+        size(&work.slotNumbers, numbers.count, 0)
+        size(&work.slotKindCount, 1, 0)
+        size(&work.slotNumberCount, 1, 0)
+        size(&work.segments, 8 * (kinds.count + 1), 0)
+        size(&work.segmentFlags, kinds.count + 1, 0)
+        size(&work.segmentStarts, kinds.count + 2, 0)
+        size(&work.pieceLengths, pieces * (kinds.count + 1), 0)
+        for (k, x) in kinds.enumerated() { work.slotKinds[k] = x }
+        for (k, x) in numbers.enumerated() { work.slotNumbers[k] = x }
+        work.slotKindCount[0] = kinds.count
+        let slot = LottieProgram.Slot(source: .constant(kinds: 0..<kinds.count, numbers: 0..<numbers.count), group: -1,
+                                      kindOffset: 0, kindCapacity: kinds.count, pointOffset: 0, pointCapacity: numbers.count / 2)
+        let count = work.measure(slot, 0)
+        return (count, Array(work.segments[0..<8 * count]), Array(work.segmentFlags[0..<count]), Array(work.segmentStarts[0...count]),
+                Array(work.pieceLengths[0..<pieces * count]))
     }
 
     /// Lays slot `s`'s drawn segments out (as `PathMeasure` does: closes become lines back to

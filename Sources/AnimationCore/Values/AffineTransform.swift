@@ -30,11 +30,13 @@ public struct AffineTransform: Sendable, Hashable, CustomStringConvertible {
     public static let identity = AffineTransform(a: 1, b: 0, c: 0, d: 1, tx: 0, ty: 0)
 
     /// `CGAffineTransformMakeTranslation`.
+    @inlinable
     public static func translation(x: Double, y: Double) -> AffineTransform {
         AffineTransform(a: 1, b: 0, c: 0, d: 1, tx: x, ty: y)
     }
 
     /// `CGAffineTransformMakeScale`.
+    @inlinable
     public static func scale(x: Double, y: Double) -> AffineTransform {
         AffineTransform(a: x, b: 0, c: 0, d: y, tx: 0, ty: 0)
     }
@@ -44,7 +46,9 @@ public struct AffineTransform: Sendable, Hashable, CustomStringConvertible {
         AffineTransform(a: cos(angle), b: sin(angle), c: -sin(angle), d: cos(angle), tx: 0, ty: 0)
     }
 
-    /// `self` first, then `o` (`CGAffineTransformConcat(self, o)`).
+    /// `self` first, then `o` (`CGAffineTransformConcat(self, o)`). Inlinable: evaluators in other
+    /// modules multiply matrices per layer and per group every frame.
+    @inlinable
     public func concatenating(_ o: AffineTransform) -> AffineTransform {
         AffineTransform(a: a * o.a + b * o.c, b: a * o.b + b * o.d,
                         c: c * o.a + d * o.c, d: c * o.b + d * o.d,

@@ -16,6 +16,7 @@ public struct Point: Sendable, Hashable, CustomStringConvertible {
     public static let zero = Point(x: 0, y: 0)
 
     /// The point transformed by `t`: `(x, y, 1) · t` (Core Graphics' row-vector convention).
+    @inlinable
     public func applying(_ t: AffineTransform) -> Point {
         Point(x: t.a * x + t.c * y + t.tx, y: t.b * x + t.d * y + t.ty)
     }
