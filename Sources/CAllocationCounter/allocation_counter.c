@@ -2,6 +2,7 @@
 #include <errno.h>   // first: on glibc it defines __GLIBC__
 
 #if defined(__linux__) && defined(__GLIBC__)
+#include <malloc.h>
 #include <stdatomic.h>
 #include <stddef.h>
 #include <unistd.h>
@@ -87,6 +88,11 @@ void allocation_counter_start_included_threads(void) {
 
 void allocation_counter_include_thread(int included) { thread_included = included; }
 
+long allocation_counter_heap_in_use(void) {
+    struct mallinfo2 info = mallinfo2();
+    return (long)(info.uordblks + info.hblkhd);   // small blocks in use, and large ones (mmapped)
+}
+
 #else
 
 int allocation_counter_available(void) { return 0; }
@@ -94,5 +100,6 @@ void allocation_counter_start(void) {}
 long allocation_counter_stop(void) { return -1; }
 void allocation_counter_start_included_threads(void) {}
 void allocation_counter_include_thread(int included) { (void)included; }
+long allocation_counter_heap_in_use(void) { return -1; }
 
 #endif

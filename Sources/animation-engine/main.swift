@@ -744,6 +744,7 @@ struct LottieBench: ParsableCommand {
 
     func run() throws {
         func now() -> UInt64 { DispatchTime.now().uptimeNanoseconds }
+        let heapBefore = allocation_counter_heap_in_use()
         let readStart = now()
         let animations = try files.map { try loadLottie($0, lenient: false) }
         let readSeconds = Double(now() - readStart) / 1e9
@@ -769,6 +770,9 @@ struct LottieBench: ParsableCommand {
         }
         setFrames(0)
         batch.tick()
+        // Everything the instances hold, the files and programs shared among them included.
+        let heapAfter = allocation_counter_heap_in_use()
+        let heapPerInstance: Double? = heapBefore >= 0 && heapAfter >= 0 ? Double(heapAfter - heapBefore) / Double(batch.instanceCount) : nil
         var samples: [Double] = []
         for t in 0..<ticks {
             setFrames(t + 1)
@@ -800,6 +804,7 @@ struct LottieBench: ParsableCommand {
             fields.append("\"tickMinSeconds\":\(samples[0])")
             fields.append("\"nanosecondsPerInstanceFrame\":\(perInstance)")
             fields.append("\"bufferBytesPerInstance\":\(bytes)")
+            fields.append("\"heapBytesPerInstance\":\(heapPerInstance.map { "\($0)" } ?? "null")")
             fields.append("\"allocationsPerTick\":\(allocations.map { "\($0)" } ?? "null")")
             fields.append("\"cpuFeatures\":\(JSON.string(BuildInfo.cpuFeatures).text)")
             print("{" + fields.joined(separator: ",") + "}")
@@ -807,7 +812,8 @@ struct LottieBench: ParsableCommand {
             print("lottie bench: \(files.count) file(s) × \(instances) instances = \(total), \(usedThreads) thread(s), \(ticks) ticks")
             print(String(format: "read %.1f ms, compile and set up %.1f ms", readSeconds * 1e3, setupSeconds * 1e3))
             print(String(format: "tick p50 %.3f ms (min %.3f ms): %.0f ns per instance-frame", p50 * 1e3, samples[0] * 1e3, perInstance))
-            print(String(format: "batch memory %.0f bytes per instance", bytes))
+            print(String(format: "batch memory %.0f bytes per instance; heap %@ per instance (files and programs shared)", bytes,
+                         heapPerInstance.map { String(format: "%.0f bytes", $0) } ?? "unknown"))
             print("allocations / tick: \(allocations.map { String(format: "%.2f", $0) } ?? "not counted")")
         }
     }

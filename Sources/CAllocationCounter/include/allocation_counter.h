@@ -21,6 +21,8 @@ long allocation_counter_stop(void);
 void allocation_counter_start_included_threads(void);
 /// Includes (1) or excludes (0) the calling thread for allocation_counter_start_included_threads.
 void allocation_counter_include_thread(int included);
+/* Bytes of heap in use (glibc's mallinfo2), or -1 where unknown: for memory per instance. */
+long allocation_counter_heap_in_use(void);
 
 #ifdef __cplusplus
 }
