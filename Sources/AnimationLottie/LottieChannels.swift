@@ -4,7 +4,7 @@ import AnimationCore
 /// dimension and a range of keyframe segments; a segment is two frames, offsets into one table of
 /// numbers (its start and end values) and one of easing curves, a hold flag and an optional
 /// spatial curve. A tick reads these through raw pointers: no Swift object is touched, retained or
-/// released per value (copying properties that held arrays was a quarter of a tick). The
+/// released per value (copying properties that held arrays was 23 % of a tick). The
 /// arithmetic is ``LottieProperty``'s, operation for operation: the same bits.
 ///
 /// Holds raw memory (the tables), written once by the builder and freed in deinit; immutable
