@@ -181,24 +181,12 @@ public struct LottieBezier: Sendable, Equatable {
     }
 
     /// The path as rlottie builds it: a move to the first vertex, one cubic per segment (straight
-    /// segments too), and for a closed path a last cubic back to the first vertex and a close.
+    /// segments too), and for a closed path a last cubic back to the first vertex and a close
+    /// (the evaluations' own builder, ``LottieShapes``).
     public func path(transform: AffineTransform = .identity) -> Path {
-        var path = Path()
-        guard let first = vertices.first else { return path }
-        path.move(to: first, transform: transform)
-        let n = vertices.count
-        for k in 1..<max(n, 1) where n > 1 {
-            path.addCurve(to: vertices[k], control1: vertices[k - 1] + outTangents[k - 1], control2: vertices[k] + inTangents[k],
-                          transform: transform)
-        }
-        if closed {
-            if n > 1 {
-                path.addCurve(to: first, control1: vertices[n - 1] + outTangents[n - 1], control2: first + inTangents[0],
-                              transform: transform)
-            }
-            path.closeSubpath()
-        }
-        return path
+        var sink = PathSink()
+        LottieShapes.emit(self, self, 0, into: &sink)
+        return transform.isIdentity ? sink.path : sink.path.applying(transform)
     }
 
     /// Vertex by vertex from `self` to `other` at `fraction` (same vertex counts).

@@ -94,6 +94,12 @@ struct LottieGeometryTests {
         // The open path in a 50 % group: stroked by the group's stroke, drawn first (the group is last).
         #expect(spelled(start[0].path) == ["M 0 90", "C 10 90 40 90 50 90", "C 50 90 100 80 100 80"])
         #expect(start[0].opacity == 0.5 && start[0].strokeWidth == 2)
+        // The same builder for a Bézier on its own, and moved by a transform.
+        let triangle = LottieBezier(closed: true, vertices: [Point(x: 10, y: 10), Point(x: 50, y: 10), Point(x: 30, y: 40)],
+                                    inTangents: [Point(x: 0, y: 0), Point(x: 0, y: 0), Point(x: 0, y: 0)],
+                                    outTangents: [Point(x: 0, y: 0), Point(x: 0, y: 0), Point(x: 0, y: 0)])
+        #expect(spelled(triangle.path()) == spelled(start[1].path))
+        #expect(spelled(triangle.path(transform: .translation(x: 1, y: 2))).first == "M 11 12")
     }
 
     @Test("§4.1 a group's opacity applies to its paths, also when the paint is outside the group: one node per run of equal opacity")
