@@ -182,7 +182,7 @@ public struct LottieBezier: Sendable, Equatable {
 
     /// The path as rlottie builds it: a move to the first vertex, one cubic per segment (straight
     /// segments too), and for a closed path a last cubic back to the first vertex and a close
-    /// (the evaluations' own builder, ``LottieShapes``).
+    /// (the evaluations' own builder, `LottieShapes`).
     public func path(transform: AffineTransform = .identity) -> Path {
         var sink = PathSink()
         LottieShapes.emit(self, self, 0, into: &sink)

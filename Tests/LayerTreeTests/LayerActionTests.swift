@@ -198,7 +198,7 @@ struct LayerActionTests {
                     log.append("\(t) \(k) \(String(describing: p?.opacity)) \(String(describing: p?.position)) "
                                + "\(String(describing: p?.backgroundColor)) \(String(describing: p?.value(forKey: "progress")))")
                 }
-                log.append("keys \(plain.animationKeys()) \(slow.animationKeys())")
+                log.append("keys \(String(describing: plain.animationKeys())) \(String(describing: slow.animationKeys()))")
                 log.append(contentsOf: sink.lines)
                 sink.lines = []
             }
