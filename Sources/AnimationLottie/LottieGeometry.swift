@@ -226,14 +226,8 @@ struct LottieFrame {
     // MARK: Trim paths (lottie §4.5)
 
     /// The visible ranges of a trim as fractions of the length, in path order: nil keeps the
-    /// paths as they are (0 to 100 %), an empty list hides them.
-    static func trimRanges(start s: Double, end e: Double, offset o: Double) -> [(Double, Double)]? {
-        guard let (first, second) = trimPieces(start: s, end: e, offset: o) else { return nil }
-        return [first, second].compactMap { $0 }
-    }
-
-    /// ``trimRanges(start:end:offset:)`` without an array: nil keeps the paths, (nil, nil) hides
-    /// them, else the first range and, when the range wraps, the second.
+    /// paths as they are (0 to 100 %), (nil, nil) hides them, else the first range and, when the
+    /// range wraps, the second.
     static func trimPieces(start s: Double, end e: Double, offset o: Double) -> ((Double, Double)?, (Double, Double)?)? {
         let a = min(max(s / 100, 0), 1), b = min(max(e / 100, 0), 1)
         let low = min(a, b), high = max(a, b)
@@ -248,7 +242,8 @@ struct LottieFrame {
     }
 
     static func trim(_ paths: [Int], in instances: inout [Instance], start: Double, end: Double, offset: Double, sequential: Bool) {
-        guard let ranges = trimRanges(start: start, end: end, offset: offset) else { return }
+        guard let (first, second) = trimPieces(start: start, end: end, offset: offset) else { return }
+        let ranges = [first, second].compactMap { $0 }
         if !sequential {
             for index in paths {
                 let measure = PathMeasure(instances[index].path)

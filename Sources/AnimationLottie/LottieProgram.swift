@@ -363,25 +363,23 @@ public final class LottieProgram: Sendable {
 
         /// A path slot: its geometry computed once when nothing in it moves, else its channels.
         mutating func addSlot(_ item: LottieShapeItem, group: Int, kinds: Int, points: Int) {
-            let source: Source
-            let moves: Bool
+            // What moves is read from channels each frame; the rest is built once, below.
+            var moving: Source?
             switch item {
-            case .path(let property, _):
-                moves = property.constant == nil
-                source = moves ? .morph(morphs.count) : .morph(-1)
-                if moves { morphs.append(property) }
-            case .rectangle(let p, let s, let r, let reversed, _):
-                moves = p.isAnimated || s.isAnimated || r.isAnimated
-                source = moves ? .rectangle(position: channels.add(p), size: channels.add(s), roundness: channels.add(r), reversed: reversed) : .morph(-1)
-            case .ellipse(let p, let s, let reversed, _):
-                moves = p.isAnimated || s.isAnimated
-                source = moves ? .ellipse(position: channels.add(p), size: channels.add(s), reversed: reversed) : .morph(-1)
+            case .path(let property, _) where property.constant == nil:
+                moving = .morph(morphs.count)
+                morphs.append(property)
+            case .rectangle(let p, let s, let r, let reversed, _) where p.isAnimated || s.isAnimated || r.isAnimated:
+                moving = .rectangle(position: channels.add(p), size: channels.add(s), roundness: channels.add(r), reversed: reversed)
+            case .ellipse(let p, let s, let reversed, _) where p.isAnimated || s.isAnimated:
+                moving = .ellipse(position: channels.add(p), size: channels.add(s), reversed: reversed)
             default:
-                moves = true
-                source = .morph(-1)
+                moving = nil
             }
-            var final = source
-            if !moves {
+            let final: Source
+            if let moving {
+                final = moving
+            } else {
                 // The reference's own builder, once: the same elements every frame.
                 var sink = PathSink()
                 LottieShapes.generate(item, frame: 0, into: &sink)

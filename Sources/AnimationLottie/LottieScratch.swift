@@ -195,7 +195,7 @@ struct LottieWork {
                 LottieShapes.ellipse(center: p.channels.pair(position, atFrame: f), size: p.channels.pair(size, atFrame: f),
                                      reversed: reversed, into: &sink)
             case .morph(let m):
-                if m >= 0 { LottieShapes.bezier(p.morphs[m], frame: f, into: &sink) }
+                LottieShapes.bezier(p.morphs[m], frame: f, into: &sink)
             }
             slotKindCount[s] = sink.kindCount
             slotNumberCount[s] = sink.numberCount

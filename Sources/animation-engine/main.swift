@@ -595,6 +595,14 @@ func loadLottie(_ path: String, lenient: Bool) throws -> LottieAnimation {
     }
 }
 
+/// A `--frames` list: finite numbers separated by commas, or nil when any part is not one.
+func lottieFrames(_ text: String) -> [Double]? {
+    let parts = text.split(separator: ",", omittingEmptySubsequences: false)
+    let numbers = parts.compactMap { Double($0.trimmingCharacters(in: .whitespaces)) }
+    guard !parts.isEmpty, numbers.count == parts.count, numbers.allSatisfy(\.isFinite) else { return nil }
+    return numbers
+}
+
 struct LottieGeometry: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "geometry",
@@ -624,21 +632,15 @@ struct LottieGeometry: ParsableCommand {
     func validate() throws {
         guard format == "json" else { throw ValidationError("--format must be json") }
         guard size.isFinite && size > 0 && size <= 1_000_000 else { throw ValidationError("--size must be in (0, 1000000]") }
-        guard !parsedFrames.isEmpty, parsedFrames.count <= 100_000 else {
+        guard let list = lottieFrames(frames), list.count <= 100_000 else {
             throw ValidationError("--frames must list 1 to 100000 numbers separated by commas (got '\(frames)')")
         }
-    }
-
-    var parsedFrames: [Double] {
-        let parts = frames.split(separator: ",", omittingEmptySubsequences: false)
-        let numbers = parts.compactMap { Double($0.trimmingCharacters(in: .whitespaces)) }
-        return numbers.count == parts.count && numbers.allSatisfy(\.isFinite) ? numbers : []
     }
 
     func run() throws {
         let animation = try loadLottie(file, lenient: lenient)
         do {
-            print(try animation.geometryJSON(frames: parsedFrames, size: size))
+            print(try animation.geometryJSON(frames: lottieFrames(frames) ?? [], size: size))   // checked in validate()
         } catch let error as LottieError {
             throw fail("\(file): \(error)")
         }
@@ -669,11 +671,8 @@ struct LottieRender: ParsableCommand {
 
     func validate() throws {
         guard size.isFinite && size > 0 && size <= 16384 else { throw ValidationError("--size must be in (0, 16384]") }
-        if let frames {
-            let parts = frames.split(separator: ",", omittingEmptySubsequences: false)
-            guard !parts.isEmpty, parts.allSatisfy({ Double($0.trimmingCharacters(in: .whitespaces))?.isFinite == true }) else {
-                throw ValidationError("--frames must list numbers separated by commas (got '\(frames)')")
-            }
+        if let frames, lottieFrames(frames) == nil {
+            throw ValidationError("--frames must list numbers separated by commas (got '\(frames)')")
         }
     }
 
@@ -681,7 +680,7 @@ struct LottieRender: ParsableCommand {
         let animation = try loadLottie(file, lenient: lenient)
         let list: [Double]
         if let frames {
-            list = frames.split(separator: ",").compactMap { Double($0.trimmingCharacters(in: .whitespaces)) }
+            list = lottieFrames(frames) ?? []   // checked in validate()
         } else {
             let count = Int((animation.outPoint - animation.inPoint).rounded(.up))
             guard count <= 100_000 else { throw fail("\(file): \(count) frames (draw at most 100000; pick some with --frames)") }
