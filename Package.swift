@@ -106,7 +106,7 @@ let package = Package(
         ),
         .testTarget(
             name: "AnimationLottieTests",
-            dependencies: ["AnimationLottie", "AnimationScene", "AnimationCore", "CAllocationCounter"],
+            dependencies: ["AnimationLottie", "AnimationScene", "AnimationCore", "AnimationWorkloads", "CAllocationCounter"],
             exclude: ["Files"]   // Lottie files written for the tests, read through #filePath
         ),
         .testTarget(

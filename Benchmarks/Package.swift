@@ -40,6 +40,14 @@ let package = Package(
             cxxSettings: [.unsafeFlags(["-O3", "-march=native"])],
             linkerSettings: [.linkedLibrary("benchmark"), .linkedLibrary("pthread"), .linkedLibrary("m")]
         ),
+        // Lottie at scale: LottieBatch through the C interface beside rlottie's renderTree (loaded
+        // with dlopen, so that this builds without librlottie-dev), in one google-benchmark run.
+        .executableTarget(
+            name: "lottie-shim",
+            dependencies: [.product(name: "AnimationEngineC", package: root)],
+            cxxSettings: [.unsafeFlags(["-O2"])],
+            linkerSettings: [.linkedLibrary("benchmark"), .linkedLibrary("pthread"), .linkedLibrary("dl")]
+        ),
         // Counts instructions per evaluation under valgrind's callgrind (deterministic, for CI gates).
         .executableTarget(
             name: "instruction-count",

@@ -238,7 +238,7 @@ public func aeLottieBatchReadPath(_ pointer: OpaquePointer?, _ instance: Int, _ 
             let map: [Int32] = [Int32(AE_PATH_MOVE.rawValue), Int32(AE_PATH_LINE.rawValue), Int32(AE_PATH_CURVE.rawValue), Int32(AE_PATH_CLOSE.rawValue)]
             for (k, kind) in elementKinds.enumerated() { kinds[k] = map[Int(min(kind, 3))] }
             let source = geometry.numbers(of: node)
-            for k in 0..<count { numbers[k] = source[k] }
+            for k in 0..<count { numbers[k] = Double(source[k]) }
         }
         if let failure { throw failure }
     }

@@ -12,11 +12,16 @@ import Darwin
 ///
 /// An instance is a frame and preallocated output buffers: no per-instance object graph. A
 /// ``tick()`` evaluates every instance at its frame into its buffers and allocates nothing (the
-/// buffers are sized when instances are added, from the program's bounds). Results equal the
-/// reference evaluation (``LottieAnimation/nodes(atFrame:size:)``) bit for bit except where
-/// trims cut curves: there the cut points agree within 10⁻⁹ px (both measure arc length by
-/// Gauss–Legendre quadrature, refined differently). Instances are split into chunks with fixed
-/// boundaries, each written by one thread: results are identical for any thread count.
+/// buffers are sized when instances are added, from the program's bounds, which are proved
+/// enough for any frame).
+///
+/// **Precision.** The output is stored in single precision, as rlottie keeps its geometry and
+/// as a renderer uploads it: a point is within half a `Float` ulp of its value (7.6 × 10⁻⁶ px
+/// below 256 px, 1.2 × 10⁻⁴ px below 4,096), which halves the memory an instance holds. The values
+/// rounded are the reference evaluation's (``LottieAnimation/nodes(atFrame:size:)``, in
+/// `Double`) bit for bit, trims included (they measure arc length with the reference's own
+/// breakpoints). Instances are split into chunks with fixed boundaries, each written by one
+/// thread: results are identical for any thread count.
 ///
 /// Not thread-safe: one thread adds instances, sets frames, ticks and reads; the tick uses its
 /// own worker threads and returns when they are done.
@@ -30,16 +35,24 @@ public final class LottieBatch {
     }
 
     /// A node in an instance's output: its elements (kinds and numbers, in the instance's
-    /// buffers), paint and opacity.
+    /// buffers), paint and opacity; 40 bytes.
     struct NodeRecord {
-        var kindStart: Int
-        var kindCount: Int
-        var numberStart: Int
-        var isFill: Bool
-        var color: Color
-        var width: Double
-        var opacity: Double
-        var style: LottieStrokeStyle?
+        var kindStart: Int32
+        var kindCount: Int32
+        var numberStart: Int32
+        /// The program's paint (its style) shifted left once, | 1 for a fill; −1 for a solid
+        /// layer's fill, which has no paint.
+        var paintAndFill: Int32
+        var red: Float
+        var green: Float
+        var blue: Float
+        var alpha: Float
+        var width: Float
+        var opacity: Float
+
+        var isFill: Bool { paintAndFill & 1 != 0 }
+        var paint: Int { Int(paintAndFill >> 1) }
+        var color: Color { Color(red: Double(red), green: Double(green), blue: Double(blue), alpha: Double(alpha)) }
     }
 
     private(set) var programs: [LottieProgram] = []
@@ -49,19 +62,22 @@ public final class LottieBatch {
     // Every instance's output, one after another (raw memory, sized by `add`, freed in deinit).
     private var nodes: UnsafeMutableBufferPointer<NodeRecord> = .init(start: nil, count: 0)
     private var kinds: UnsafeMutableBufferPointer<UInt8> = .init(start: nil, count: 0)
-    private var numbers: UnsafeMutableBufferPointer<Double> = .init(start: nil, count: 0)
+    private var numbers: UnsafeMutableBufferPointer<Float> = .init(start: nil, count: 0)
     private var nodeTotal = 0, kindTotal = 0, numberTotal = 0
 
     private let pool: WorkerPool?
     private var job: TickJob?
     /// Instances per chunk: fixed boundaries make results independent of the thread count.
     static let chunkSize = 16
+    /// Working memory, one per thread (the caller's first): an evaluation leaves nothing in it
+    /// that the next one reads, so which thread runs a chunk does not matter.
     private var scratches: [LottieScratch] = []
 
     /// A batch evaluated on up to `maximumThreads` threads (0: one per processor).
     public init(maximumThreads: Int = 0) {
         let threads = maximumThreads > 0 ? maximumThreads : WorkerPool.processorCount
         pool = threads > 1 ? WorkerPool(workers: threads - 1) : nil
+        scratches = (0..<threads).map { _ in LottieScratch() }
     }
 
     deinit {
@@ -74,9 +90,9 @@ public final class LottieBatch {
     public var instanceCount: Int { frames.count }
 
     /// The memory the batch holds for its instances and ticks, in bytes: output buffers, frames
-    /// and per-chunk working memory (the programs themselves are shared and not counted).
+    /// and per-thread working memory (the programs themselves are shared and not counted).
     public var bufferBytes: Int {
-        let output = nodes.count * MemoryLayout<NodeRecord>.stride + kinds.count + numbers.count * MemoryLayout<Double>.stride
+        let output = nodes.count * MemoryLayout<NodeRecord>.stride + kinds.count + numbers.count * MemoryLayout<Float>.stride
         let perInstance = frames.count * (MemoryLayout<Double>.stride + MemoryLayout<Output>.stride + MemoryLayout<Int>.stride)
         return output + perInstance + scratches.reduce(0) { $0 + $1.bytes }
     }
@@ -114,15 +130,17 @@ public final class LottieBatch {
             buffer.deallocate()
             buffer = bigger
         }
-        regrow(&nodes, nodeTotal, NodeRecord(kindStart: 0, kindCount: 0, numberStart: 0, isFill: true,
-                                            color: Color(red: 0, green: 0, blue: 0), width: 0, opacity: 0, style: nil))
+        regrow(&nodes, nodeTotal, NodeRecord(kindStart: 0, kindCount: 0, numberStart: 0, paintAndFill: -1,
+                                            red: 0, green: 0, blue: 0, alpha: 0, width: 0, opacity: 0))
         regrow(&kinds, kindTotal, 0)
         regrow(&numbers, numberTotal, 0)
-        let chunks = (frames.count + Self.chunkSize - 1) / Self.chunkSize
-        while scratches.count < chunks { scratches.append(LottieScratch()) }
         for s in scratches { for p in programs { s.reserve(for: p) } }
         job = nil
     }
+
+    /// Elements that did not fit the buffers in every tick so far (0 unless the program's
+    /// capacity bounds are wrong: the tests check it).
+    var overflowCount: Int { scratches.reduce(0) { $0 + $1.work.overflows[0] } }
 
     /// The frame of `instance` (the file's own frame numbers), or nil for a number the batch
     /// does not hold.
@@ -152,11 +170,12 @@ public final class LottieBatch {
     final class TickJob: ParallelJob {
         unowned let batch: LottieBatch
         init(batch: LottieBatch) { self.batch = batch }
-        func runChunk(_ index: Int) { batch.runChunk(index) }
+        func runChunk(_ index: Int) { batch.runChunk(index, thread: 0) }
+        func runChunk(_ index: Int, thread: Int) { batch.runChunk(index, thread: thread) }
     }
 
-    func runChunk(_ c: Int) {
-        let work = scratches[c].work   // raw buffers: copied once per chunk, used without checks
+    func runChunk(_ c: Int, thread: Int = 0) {
+        let work = scratches[thread].work   // raw buffers: copied once per chunk, used without checks
         let end = min(frames.count, (c + 1) * Self.chunkSize)
         for i in c * Self.chunkSize..<end {
             let program = programs[programOf[i]]
@@ -165,6 +184,7 @@ public final class LottieBatch {
                                  numbers: numbers.baseAddress! + outputs[i].numberStart, numberCapacity: program.outputNumbers)
             work.evaluate(program, frame: frames[i], into: &out)
             outputs[i].nodeCount = out.nodeCount
+            if out.dropped { work.overflows[0] += 1 }
         }
     }
 
@@ -176,27 +196,28 @@ public final class LottieBatch {
         return (0..<o.nodeCount).map { k in
             let n = nodes[o.nodeStart + k]
             var path = Path()
-            var at = o.numberStart + n.numberStart
-            for e in 0..<n.kindCount {
-                switch kinds[o.kindStart + n.kindStart + e] {
-                case 0: path.move(to: Point(x: numbers[at], y: numbers[at + 1])); at += 2
-                case 1: path.addLine(to: Point(x: numbers[at], y: numbers[at + 1])); at += 2
+            var at = o.numberStart + Int(n.numberStart)
+            func point(_ j: Int) -> Point { Point(x: Double(numbers[j]), y: Double(numbers[j + 1])) }
+            for e in 0..<Int(n.kindCount) {
+                switch kinds[o.kindStart + Int(n.kindStart) + e] {
+                case 0: path.move(to: point(at)); at += 2
+                case 1: path.addLine(to: point(at)); at += 2
                 case 2:
-                    path.addCurve(to: Point(x: numbers[at + 4], y: numbers[at + 5]), control1: Point(x: numbers[at], y: numbers[at + 1]),
-                                  control2: Point(x: numbers[at + 2], y: numbers[at + 3]))
+                    path.addCurve(to: point(at + 4), control1: point(at), control2: point(at + 2))
                     at += 6
                 default: path.closeSubpath()
                 }
             }
+            let style = n.isFill || n.paint < 0 ? nil : programs[programOf[instance]].paints[n.paint].style
             return LottieNode(path: path, fill: n.isFill ? n.color : nil, stroke: n.isFill ? nil : n.color,
-                              strokeWidth: n.width, opacity: n.opacity, strokeStyle: n.style)
+                              strokeWidth: Double(n.width), opacity: Double(n.opacity), strokeStyle: style)
         }
     }
 
     /// Calls `body` with `instance`'s last geometry in place: its node count, then per node the
     /// element kinds (0 move, 1 line, 2 cubic, 3 close) and their numbers (x, y per point; a
-    /// cubic's two controls then its end), without copying. A number the batch does not hold
-    /// gives an empty view.
+    /// cubic's two controls then its end; single precision), without copying. A number the
+    /// batch does not hold gives an empty view.
     public func withGeometry(of instance: Int, _ body: (LottieGeometryView) -> Void) {
         guard outputs.indices.contains(instance), let kindBase = kinds.baseAddress,
               let numberBase = numbers.baseAddress else {
@@ -214,19 +235,20 @@ public final class LottieBatch {
 public struct LottieGeometryView {
     let nodes: UnsafeBufferPointer<LottieBatch.NodeRecord>
     let kinds: UnsafePointer<UInt8>
-    let numbers: UnsafePointer<Double>
+    let numbers: UnsafePointer<Float>
 
     /// How many nodes, back to front.
     public var count: Int { nodes.count }
     /// Node `k`'s element kinds (0 move, 1 line, 2 cubic, 3 close).
     public func kinds(of k: Int) -> UnsafeBufferPointer<UInt8> {
-        UnsafeBufferPointer(start: kinds + nodes[k].kindStart, count: nodes[k].kindCount)
+        UnsafeBufferPointer(start: kinds + Int(nodes[k].kindStart), count: Int(nodes[k].kindCount))
     }
-    /// Node `k`'s numbers: two per point, a cubic's controls before its end.
-    public func numbers(of k: Int) -> UnsafePointer<Double> { numbers + nodes[k].numberStart }
-    /// Node `k`'s colour, and whether it fills (else strokes).
+    /// Node `k`'s numbers: two per point, a cubic's controls before its end (single precision:
+    /// the reference's values rounded to the nearest `Float`).
+    public func numbers(of k: Int) -> UnsafePointer<Float> { numbers + Int(nodes[k].numberStart) }
+    /// Node `k`'s colour, and whether it fills (else strokes); stored in single precision.
     public func paint(of k: Int) -> (color: Color, isFill: Bool, strokeWidth: Double, opacity: Double) {
-        (nodes[k].color, nodes[k].isFill, nodes[k].width, nodes[k].opacity)
+        (nodes[k].color, nodes[k].isFill, Double(nodes[k].width), Double(nodes[k].opacity))
     }
 }
 
@@ -236,14 +258,15 @@ struct OutputSink {
     let nodeCapacity: Int
     let kinds: UnsafeMutablePointer<UInt8>
     let kindCapacity: Int
-    let numbers: UnsafeMutablePointer<Double>
+    let numbers: UnsafeMutablePointer<Float>
     let numberCapacity: Int
     var nodeCount = 0
     var kindCount = 0
     var numberCount = 0
+    var dropped = false
 
     init(nodes: UnsafeMutablePointer<LottieBatch.NodeRecord>, nodeCapacity: Int, kinds: UnsafeMutablePointer<UInt8>, kindCapacity: Int,
-         numbers: UnsafeMutablePointer<Double>, numberCapacity: Int) {
+         numbers: UnsafeMutablePointer<Float>, numberCapacity: Int) {
         self.nodes = nodes
         self.nodeCapacity = nodeCapacity
         self.kinds = kinds

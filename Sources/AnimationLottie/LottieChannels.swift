@@ -60,14 +60,18 @@ final class LottieChannels: @unchecked Sendable {
                 values.append(contentsOf: s.start)
                 values.append(contentsOf: s.end)
                 let easing = curves.count
-                curves.append(contentsOf: s.easing)
+                // One curve for every dimension when they are all the same (most files): solved
+                // once per segment rather than once per dimension, with the same result.
+                let shared = s.easing.allSatisfy { $0 == s.easing[0] }
+                curves.append(contentsOf: shared ? Array(s.easing.prefix(1)) : s.easing)
                 var spatialIndex = -1
                 if let curve = s.spatial {
                     spatialIndex = spatial.count
                     spatial.append(curve)
                 }
                 segments.append(Segment(startFrame: s.startFrame, endFrame: s.endFrame, values: offset, easing: easing,
-                                        easingCount: s.easing.count, hold: s.hold, spatial: spatialIndex))
+                                        easingCount: shared ? min(s.easing.count, 1) : s.easing.count, hold: s.hold,
+                                        spatial: spatialIndex))
             }
             channels.append(Channel(dimension: property.dimension, segmentStart: segmentStart, segmentCount: property.segments.count,
                                     first: first, last: last, firstFrame: property.firstFrame))
@@ -131,6 +135,11 @@ final class LottieChannels: @unchecked Sendable {
             out[0] = p.x
             if n > 1 { out[1] = p.y }
             for d in 2..<max(n, 2) where d < n { out[d] = values[start + d] + (values[end + d] - values[start + d]) * eased }
+            return
+        }
+        if s.easingCount <= 1 {
+            let eased = curves[s.easing].value(at: progress)
+            for d in 0..<n { out[d] = values[start + d] + (values[end + d] - values[start + d]) * eased }
             return
         }
         for d in 0..<n {

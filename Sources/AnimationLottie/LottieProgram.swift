@@ -71,6 +71,8 @@ public final class LottieProgram: Sendable {
         var kindCapacity: Int
         var pointOffset: Int
         var pointCapacity: Int
+        /// The most closes its elements may hold (what a trim's bound needs).
+        var closeCapacity: Int
     }
 
     /// A path's segments and lengths, computed when compiled (offsets into ``measureNumbers`` and
@@ -80,7 +82,11 @@ public final class LottieProgram: Sendable {
         var segments: Range<Int>
         var flags: Range<Int>
         var starts: Range<Int>
-        var pieces: Range<Int>
+        /// Each segment's length as its breakpoints sum it (``measureNumbers``).
+        var lengths: Range<Int>
+        /// Each segment's breakpoint table in ``measureNumbers`` (its count, then `(t, s)` pairs),
+        /// or −1 for a line: a range of ``measureTables``.
+        var tables: Range<Int>
     }
 
     struct Trim: Sendable {
@@ -119,6 +125,8 @@ public final class LottieProgram: Sendable {
     let measures: [Measure]
     let measureNumbers: [Double]
     let measureFlags: [UInt8]
+    /// Per measured segment: where its breakpoint table starts in ``measureNumbers``, or −1.
+    let measureTables: [Int]
     /// Evaluation order: owners before what they show, parents before children.
     let layers: [Layer]
     /// Drawing layers (shape, solid), back to front.
@@ -163,6 +171,7 @@ public final class LottieProgram: Sendable {
         measures = builder.measures
         measureNumbers = builder.measureNumbers
         measureFlags = builder.measureFlags
+        measureTables = builder.measureTables
         layers = builder.layers
         paintOrder = builder.paintOrder
         compositionCount = builder.compositionCount
@@ -215,8 +224,9 @@ public final class LottieProgram: Sendable {
         var slotLists: [Int] = []
         var trimMeasures: [Int] = []
         var measures: [Measure] = []
-        var measureNumbers: [Double] = []
+        var measureNumbers: [Double] = [0]   // never empty: a tick reads it through its base address
         var measureFlags: [UInt8] = []
+        var measureTables: [Int] = []
         /// Slots a trim has cut already (their geometry at a later trim depends on the frame).
         var trimmed: Set<Int> = []
 
@@ -242,11 +252,15 @@ public final class LottieProgram: Sendable {
                 let n1 = measureNumbers.count
                 measureNumbers += m.starts
                 let n2 = measureNumbers.count
-                measureNumbers += m.pieces
+                measureNumbers += m.lengths
+                let n3 = measureNumbers.count
+                measureNumbers += m.breakpoints
                 let f0 = measureFlags.count
                 measureFlags += m.flags
+                let t0 = measureTables.count
+                measureTables += m.tables.map { $0 < 0 ? -1 : n3 + $0 }
                 measures.append(Measure(count: m.count, segments: n0..<n1, flags: f0..<measureFlags.count, starts: n1..<n2,
-                                        pieces: n2..<measureNumbers.count))
+                                        lengths: n2..<n3, tables: t0..<measureTables.count))
                 trimMeasures[range.lowerBound + j] = measures.count - 1
             }
             return range
@@ -322,15 +336,17 @@ public final class LottieProgram: Sendable {
             for item in items where !item.isHidden {
                 switch item {
                 case .path(let property, _):
+                    // Keys share a vertex count (the reader checks); any of them may close the path.
                     let n = property.constant?.vertices.count ?? property.keys.first?.start.vertices.count ?? 0
-                    let closed = property.constant?.closed ?? property.keys.first?.start.closed ?? false
-                    addSlot(item, group: group, kinds: n == 0 ? 0 : n + (closed ? 2 : 0), points: n == 0 ? 0 : 1 + 3 * (n - 1) + (closed ? 3 : 0))
+                    let closed = property.constant?.closed ?? property.keys.contains { $0.start.closed || $0.end?.closed == true }
+                    addSlot(item, group: group, kinds: n == 0 ? 0 : n + (closed ? 2 : 0), points: n == 0 ? 0 : 1 + 3 * (n - 1) + (closed ? 3 : 0),
+                            closes: closed ? 1 : 0)
                     above.append(slots.count - 1)
                 case .rectangle:
-                    addSlot(item, group: group, kinds: 11, points: 18)
+                    addSlot(item, group: group, kinds: 11, points: 18, closes: 1)
                     above.append(slots.count - 1)
                 case .ellipse:
-                    addSlot(item, group: group, kinds: 6, points: 13)
+                    addSlot(item, group: group, kinds: 6, points: 13, closes: 1)
                     above.append(slots.count - 1)
                 case .group(let inner, let transform, _):
                     let constant = transform.isStatic
@@ -344,11 +360,17 @@ public final class LottieProgram: Sendable {
                 case .trim(let start, let end, let offset, let sequential, _):
                     trims.append(Trim(start: channels.add(start), end: channels.add(end), offset: channels.add(offset),
                                       sequential: sequential, slots: trimList(above)))
-                    // A trim's pieces: per range at most a move and a piece per segment, two ranges.
+                    // What a trim may make of a slot of K kinds, P points and C closes (`cut`, run on
+                    // the two disjoint ranges of `trimPieces`): a segment of positive length gives
+                    // one piece per range it meets, and only a segment spanning the gap meets both,
+                    // so pieces ≤ K + 1; each piece has at most one move before it; a zero-length
+                    // close is kept at most once, and every kept close comes from one of the C.
+                    // Points: each segment's own (a close's line one), the doubled segment's three,
+                    // one per move. `overflowCount` in the tests proves no frame needs more.
                     for s in above {
-                        let k = slots[s].kindCapacity
-                        slots[s].kindCapacity = 4 * k + 4
-                        slots[s].pointCapacity = max(slots[s].pointCapacity, 8 * k + 8)
+                        let k = slots[s].kindCapacity, c = slots[s].closeCapacity
+                        slots[s].kindCapacity = 2 * (k + 1) + c
+                        slots[s].pointCapacity = slots[s].pointCapacity + c + 3 + (k + 1)
                     }
                 case .fill(let color, let opacity, _):
                     emissions.append(.paint(Paint(isFill: true, color: channels.add(color), opacity: channels.add(opacity), width: -1,
@@ -362,7 +384,7 @@ public final class LottieProgram: Sendable {
         }
 
         /// A path slot: its geometry computed once when nothing in it moves, else its channels.
-        mutating func addSlot(_ item: LottieShapeItem, group: Int, kinds: Int, points: Int) {
+        mutating func addSlot(_ item: LottieShapeItem, group: Int, kinds: Int, points: Int, closes: Int) {
             // What moves is read from channels each frame; the rest is built once, below.
             var moving: Source?
             switch item {
@@ -395,7 +417,8 @@ public final class LottieProgram: Sendable {
                 }
                 final = .constant(kinds: k0..<templateKinds.count, numbers: n0..<templateNumbers.count)
             }
-            slots.append(Slot(source: final, group: group, kindOffset: 0, kindCapacity: kinds, pointOffset: 0, pointCapacity: points))
+            slots.append(Slot(source: final, group: group, kindOffset: 0, kindCapacity: kinds, pointOffset: 0, pointCapacity: points,
+                              closeCapacity: closes))
         }
 
         /// Paints in painter's order (a list from its last item), and the slots' buffer offsets.

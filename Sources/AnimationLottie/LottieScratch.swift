@@ -5,7 +5,7 @@ import Glibc
 import Darwin
 #endif
 
-/// One chunk's working memory for evaluating instances of compiled programs: sized for the
+/// One thread's working memory for evaluating instances of compiled programs: sized for the
 /// largest program by ``reserve(for:)`` (when instances are added), reused by every tick. Holds
 /// raw memory (``LottieWork``'s buffers), freed in deinit.
 final class LottieScratch {
@@ -43,21 +43,37 @@ struct LottieWork {
     var segments = UnsafeMutableBufferPointer<Double>(start: nil, count: 0)        // 8 numbers per segment: p0, p1, p2, p3
     var segmentFlags = UnsafeMutableBufferPointer<UInt8>(start: nil, count: 0)     // bit 0 cubic, bit 1 close, bit 2 starts a subpath
     var segmentStarts = UnsafeMutableBufferPointer<Double>(start: nil, count: 0)   // length at each segment's start, then the total
-    var pieceLengths = UnsafeMutableBufferPointer<Double>(start: nil, count: 0)    // a cubic's length over each of its `pieces` parts
+    var segmentLengths = UnsafeMutableBufferPointer<Double>(start: nil, count: 0)  // a cubic's length as its breakpoints sum it
+    var segmentTables = UnsafeMutableBufferPointer<Int>(start: nil, count: 0)      // its breakpoints in the program's table, or −1
+    var intervals = UnsafeMutableBufferPointer<Interval>(start: nil, count: 0)     // the breakpoint walk's stack
     var slotLengths = UnsafeMutableBufferPointer<Double>(start: nil, count: 0)
+    /// Elements a sink had no room for, counted (the program's capacities are proved enough; the
+    /// tests check that this stays 0).
+    var overflows = UnsafeMutableBufferPointer<Int>(start: nil, count: 0)
 
     /// The working memory's size in bytes.
     var bytes: Int {
         8 * (compositionFrames.count + layerFrames.count + layerOpacity.count + groupOpacity.count + groupCumulative.count
              + slotNumbers.count + slotKindCount.count + slotNumberCount.count + trimNumbers.count + segments.count
-             + segmentStarts.count + pieceLengths.count + slotLengths.count)
+             + segmentStarts.count + segmentLengths.count + segmentTables.count + slotLengths.count + overflows.count)
+            + MemoryLayout<Interval>.stride * intervals.count
             + MemoryLayout<AffineTransform>.stride * (world.count + full.count + groupMatrix.count)
             + visible.count + slotKinds.count + trimKinds.count + segmentFlags.count
     }
 
-    /// Parts a cubic's length is measured over, 16 Gauss–Legendre nodes each: two keep trims
-    /// within 10⁻⁹ px of the reference's adaptive measure on the test and benchmark files.
-    static let pieces = 2
+    /// Empty: ``reserve(for:)`` sizes it.
+    init() {}
+
+    /// An interval of a breakpoint walk still to be halved.
+    struct Interval {
+        var a: Double
+        var b: Double
+        var whole: Double
+        var depth: Int
+    }
+
+    /// Deep enough for the walk: it halves at most 30 times, leaving one interval per level.
+    static let intervalCapacity = 64
 
     mutating func reserve(for p: LottieProgram) {
         func size<T>(_ a: inout UnsafeMutableBufferPointer<T>, _ n: Int, _ fill: T) {
@@ -84,8 +100,11 @@ struct LottieWork {
         size(&segments, 8 * (p.largestSlotKinds + 1), 0)
         size(&segmentFlags, p.largestSlotKinds + 1, 0)
         size(&segmentStarts, p.largestSlotKinds + 2, 0)
-        size(&pieceLengths, Self.pieces * (p.largestSlotKinds + 1), 0)
+        size(&segmentLengths, p.largestSlotKinds + 1, 0)
+        size(&segmentTables, p.largestSlotKinds + 1, -1)
+        size(&intervals, Self.intervalCapacity, Interval(a: 0, b: 0, whole: 0, depth: 0))
         size(&slotLengths, p.slots.count, 0)
+        size(&overflows, 1, 0)
     }
 
     func deallocate() {
@@ -93,7 +112,8 @@ struct LottieWork {
         layerOpacity.deallocate(); groupMatrix.deallocate(); groupOpacity.deallocate(); groupCumulative.deallocate()
         slotKinds.deallocate(); slotNumbers.deallocate(); slotKindCount.deallocate(); slotNumberCount.deallocate()
         trimKinds.deallocate(); trimNumbers.deallocate(); segments.deallocate(); segmentFlags.deallocate()
-        segmentStarts.deallocate(); pieceLengths.deallocate(); slotLengths.deallocate()
+        segmentStarts.deallocate(); segmentLengths.deallocate(); segmentTables.deallocate(); intervals.deallocate()
+        slotLengths.deallocate(); overflows.deallocate()
     }
 
     // MARK: Layers (lottie §1.2, §3)
@@ -148,7 +168,7 @@ struct LottieWork {
                 out.line(Point(x: 0, y: 0).applying(m))
                 out.line(Point(x: w, y: 0).applying(m))
                 out.close()
-                out.endNode(isFill: true, color: color, width: 0, opacity: layerOpacity[k], style: nil)
+                out.endNode(paint: -1, isFill: true, color: color, width: 0, opacity: layerOpacity[k])
             case .shapes(let groups, let slots, let trims, let paints):
                 shapes(p, layer: k, groups: groups, slots: slots, trims: trims, paints: paints, into: &out)
             default:
@@ -183,9 +203,19 @@ struct LottieWork {
                                 numbers: slotNumbers.baseAddress! + slot.pointee.pointOffset, numberCapacity: 2 * slot.pointee.pointCapacity)
             switch slot.pointee.source {
             case .constant(let kinds, let numbers):
-                // Computed when compiled: copied (a trim may cut it this frame).
-                for k in kinds { slotKinds[slot.pointee.kindOffset + k - kinds.lowerBound] = p.templateKinds[k] }
-                for x in numbers { slotNumbers[slot.pointee.pointOffset + x - numbers.lowerBound] = p.templateNumbers[x] }
+                // Computed when compiled: copied (a trim may cut it this frame), as blocks. A
+                // non-empty range has a base address; the slot's capacity holds it.
+                if !kinds.isEmpty {
+                    p.templateKinds.withUnsafeBufferPointer { from in
+                        (slotKinds.baseAddress! + slot.pointee.kindOffset).update(from: from.baseAddress! + kinds.lowerBound, count: kinds.count)
+                    }
+                }
+                if !numbers.isEmpty {
+                    p.templateNumbers.withUnsafeBufferPointer { from in
+                        (slotNumbers.baseAddress! + slot.pointee.pointOffset).update(from: from.baseAddress! + numbers.lowerBound,
+                                                                                    count: numbers.count)
+                    }
+                }
                 sink.kindCount = kinds.count
                 sink.numberCount = numbers.count
             case .rectangle(let position, let size, let roundness, let reversed):
@@ -199,6 +229,7 @@ struct LottieWork {
             }
             slotKindCount[s] = sink.kindCount
             slotNumberCount[s] = sink.numberCount
+            if sink.dropped { overflows[0] += 1 }
         }
         for t in trims { trim(p, t, frame: f) }
         let layerMatrix = full[k]
@@ -217,7 +248,6 @@ struct LottieWork {
             let scale = ((m.a + m.c) * (m.a + m.c) + (m.b + m.d) * (m.b + m.d)).squareRoot() / 2.0.squareRoot()
             let width = isFill || paint.pointee.width < 0 ? 0 : max(p.channels.scalar(paint.pointee.width, atFrame: f), 0) * scale
             let scopeOpacity = paintGroup >= 0 ? groupCumulative[paintGroup] : 1
-            let style = paint.pointee.style
             // Paths in deeper groups carry those groups' opacities: consecutive paths with the
             // same one share a node (as in the reference).
             var open = false
@@ -231,8 +261,8 @@ struct LottieWork {
                         g = groupList[g].parent
                     }
                     if open && relative != relativeOpen {
-                        out.endNode(isFill: isFill, color: colorValue, width: width,
-                                    opacity: layerOpacity[k] * scopeOpacity * relativeOpen * paintOpacity, style: style)
+                        out.endNode(paint: q, isFill: isFill, color: colorValue, width: width,
+                                    opacity: layerOpacity[k] * scopeOpacity * relativeOpen * paintOpacity)
                         open = false
                     }
                     if !open {
@@ -246,8 +276,8 @@ struct LottieWork {
                 }
             }
             if open {
-                out.endNode(isFill: isFill, color: colorValue, width: width,
-                            opacity: layerOpacity[k] * scopeOpacity * relativeOpen * paintOpacity, style: style)
+                out.endNode(paint: q, isFill: isFill, color: colorValue, width: width,
+                            opacity: layerOpacity[k] * scopeOpacity * relativeOpen * paintOpacity)
             }
         }
         }
@@ -284,6 +314,14 @@ struct LottieWork {
         guard let (r0, r1) = LottieFrame.trimPieces(start: p.channels.scalar(trim.pointee.start, atFrame: f),
                                                     end: p.channels.scalar(trim.pointee.end, atFrame: f),
                                                     offset: p.channels.scalar(trim.pointee.offset, atFrame: f)) else { return }
+        // The breakpoint tables of measures computed when compiled, read in place by `cut`.
+        p.measureNumbers.withUnsafeBufferPointer { tables in
+            cutSlots(p, trim, r0, r1, tables: tables.baseAddress.unsafelyUnwrapped)   // never empty: see LottieProgram.Builder
+        }
+    }
+
+    func cutSlots(_ p: LottieProgram, _ trim: UnsafePointer<LottieProgram.Trim>, _ r0: (Double, Double)?, _ r1: (Double, Double)?,
+                  tables: UnsafePointer<Double>) {
         let affected = p.slotLists[trim.pointee.slots], first = trim.pointee.slots.lowerBound
         // A slot's segments and lengths: computed when compiled for a path that never moves and
         // that no trim before this one cut (most trims), else measured now.
@@ -295,8 +333,8 @@ struct LottieWork {
             for (j, s) in affected.enumerated() {
                 let count = measured(j, s)
                 var sink = TrimSink(scratch: self)
-                if let r0 { cut(count, from: r0.0, to: r0.1, into: &sink) }
-                if let r1 { cut(count, from: r1.0, to: r1.1, into: &sink) }
+                if let r0 { cut(count, from: r0.0, to: r0.1, tables: tables, into: &sink) }
+                if let r1 { cut(count, from: r1.0, to: r1.1, tables: tables, into: &sink) }
                 store(sink, into: p.slots[s], s)
             }
             return
@@ -316,7 +354,7 @@ struct LottieWork {
                 for which in 0..<2 {
                     guard let (a, b) = which == 0 ? r0 : r1 else { continue }
                     let from = (a * total - offsetLength) / length, to = (b * total - offsetLength) / length
-                    if to > 0 && from < 1 { cut(count, from: max(from, 0), to: min(to, 1), into: &sink) }
+                    if to > 0 && from < 1 { cut(count, from: max(from, 0), to: min(to, 1), tables: tables, into: &sink) }
                 }
             }
             store(sink, into: p.slots[s], s)
@@ -330,36 +368,86 @@ struct LottieWork {
         for (k, x) in m.segments.enumerated() { segments[k] = p.measureNumbers[x] }
         for (k, x) in m.flags.enumerated() { segmentFlags[k] = p.measureFlags[x] }
         for (k, x) in m.starts.enumerated() { segmentStarts[k] = p.measureNumbers[x] }
-        for (k, x) in m.pieces.enumerated() { pieceLengths[k] = p.measureNumbers[x] }
+        for (k, x) in m.lengths.enumerated() { segmentLengths[k] = p.measureNumbers[x] }
+        for (k, x) in m.tables.enumerated() { segmentTables[k] = p.measureTables[x] }
         return m.count
     }
 
     /// Measures `kinds`/`numbers` (one path) with this code, at compile time: what ``load(_:from:)``
     /// gives back later, bit for bit.
-    static func precompute(kinds: ArraySlice<UInt8>, numbers: ArraySlice<Double>) -> (count: Int, segments: [Double], flags: [UInt8],
-                                                                                      starts: [Double], pieces: [Double]) {
-        var work = LottieWork()
+    /// Each cubic's breakpoints come back too, in `breakpoints`: their count, then `(t, s)` pairs
+    /// from (0, 0); `tables` gives where each segment's start (−1 for a line).
+    static func precompute(kinds: ArraySlice<UInt8>, numbers: ArraySlice<Double>)
+        -> (count: Int, segments: [Double], flags: [UInt8], starts: [Double], lengths: [Double], tables: [Int], breakpoints: [Double]) {
+        let work = LottieWork(path: kinds, numbers)
         defer { work.deallocate() }
+        let count = work.measure(work.pathSlot, 0)
+        var tables = [Int](repeating: -1, count: count), breakpoints: [Double] = []
+        for i in 0..<count where work.segmentFlags[i] & 1 != 0 {
+            let at = breakpoints.count
+            tables[i] = at
+            breakpoints += [0, 0, 0]   // the count, then (0, 0)
+            work.walkBreakpoints(of: i) { t, s in breakpoints += [t, s]; return true }
+            breakpoints[at] = Double((breakpoints.count - at - 1) / 2)
+        }
+        return (count, Array(work.segments[0..<8 * count]), Array(work.segmentFlags[0..<count]), Array(work.segmentStarts[0...count]),
+                Array(work.segmentLengths[0..<count]), tables, breakpoints)
+    }
+
+    /// Working memory holding one path in slot 0 (``pathSlot``), sized for measuring and cutting
+    /// it: what ``precompute(kinds:numbers:)`` and ``trimmed(kinds:numbers:from:to:compiled:)`` use.
+    init(path kinds: ArraySlice<UInt8>, _ numbers: ArraySlice<Double>) {
         func size<T>(_ a: inout UnsafeMutableBufferPointer<T>, _ n: Int, _ fill: T) {
             a = .allocate(capacity: max(n, 1))
             a.initialize(repeating: fill)
         }
-        size(&work.slotKinds, kinds.count, 0)
-        size(&work.slotNumbers, numbers.count, 0)
-        size(&work.slotKindCount, 1, 0)
-        size(&work.slotNumberCount, 1, 0)
-        size(&work.segments, 8 * (kinds.count + 1), 0)
-        size(&work.segmentFlags, kinds.count + 1, 0)
-        size(&work.segmentStarts, kinds.count + 2, 0)
-        size(&work.pieceLengths, pieces * (kinds.count + 1), 0)
-        for (k, x) in kinds.enumerated() { work.slotKinds[k] = x }
-        for (k, x) in numbers.enumerated() { work.slotNumbers[k] = x }
-        work.slotKindCount[0] = kinds.count
-        let slot = LottieProgram.Slot(source: .constant(kinds: 0..<kinds.count, numbers: 0..<numbers.count), group: -1,
-                                      kindOffset: 0, kindCapacity: kinds.count, pointOffset: 0, pointCapacity: numbers.count / 2)
-        let count = work.measure(slot, 0)
-        return (count, Array(work.segments[0..<8 * count]), Array(work.segmentFlags[0..<count]), Array(work.segmentStarts[0...count]),
-                Array(work.pieceLengths[0..<pieces * count]))
+        size(&slotKinds, kinds.count, 0)
+        size(&slotNumbers, numbers.count, 0)
+        size(&slotKindCount, 1, 0)
+        size(&slotNumberCount, 1, 0)
+        size(&segments, 8 * (kinds.count + 1), 0)
+        size(&segmentFlags, kinds.count + 1, 0)
+        size(&segmentStarts, kinds.count + 2, 0)
+        size(&segmentLengths, kinds.count + 1, 0)
+        size(&segmentTables, kinds.count + 1, -1)
+        size(&intervals, Self.intervalCapacity, Interval(a: 0, b: 0, whole: 0, depth: 0))
+        // A trim's output: the bound of LottieProgram's trim capacities (closes ≤ kinds).
+        size(&trimKinds, 3 * (kinds.count + 1), 0)
+        size(&trimNumbers, 2 * (numbers.count / 2 + 2 * kinds.count + 4), 0)
+        size(&overflows, 1, 0)
+        for (k, x) in kinds.enumerated() { slotKinds[k] = x }
+        for (k, x) in numbers.enumerated() { slotNumbers[k] = x }
+        slotKindCount[0] = kinds.count
+        slotNumberCount[0] = numbers.count
+    }
+
+    /// The slot ``init(path:_:)`` fills.
+    var pathSlot: LottieProgram.Slot {
+        LottieProgram.Slot(source: .constant(kinds: 0..<slotKindCount[0], numbers: 0..<slotNumberCount[0]), group: -1, kindOffset: 0,
+                           kindCapacity: slotKindCount[0], pointOffset: 0, pointCapacity: slotNumberCount[0] / 2,
+                           closeCapacity: slotKindCount[0])
+    }
+
+    /// One path cut between the fractions `from` and `to` of its length by this code, measured now
+    /// or (`compiled`) from breakpoint tables as a program stores them — for checks against
+    /// `Path.trimmed(from:to:)`; allocates.
+    static func trimmed(kinds: [UInt8], numbers: [Double], from: Double, to: Double, compiled: Bool) -> (kinds: [UInt8], numbers: [Double]) {
+        let work = LottieWork(path: kinds[...], numbers[...])
+        defer { work.deallocate() }
+        var count = work.measure(work.pathSlot, 0)
+        var breakpoints: [Double] = [0]
+        if compiled {
+            let m = precompute(kinds: kinds[...], numbers: numbers[...])
+            count = m.count
+            for i in 0..<count {
+                work.segmentLengths[i] = m.lengths[i]
+                work.segmentTables[i] = m.tables[i] < 0 ? -1 : m.tables[i] + 1
+            }
+            breakpoints += m.breakpoints
+        }
+        var sink = TrimSink(scratch: work)
+        breakpoints.withUnsafeBufferPointer { work.cut(count, from: from, to: to, tables: $0.baseAddress.unsafelyUnwrapped, into: &sink) }
+        return (Array(work.trimKinds[0..<sink.kindCount]), Array(work.trimNumbers[0..<sink.numberCount]))
     }
 
     /// Lays slot `s`'s drawn segments out (as `PathMeasure` does: closes become lines back to
@@ -409,19 +497,49 @@ struct LottieWork {
         segments[o + 4] = x2; segments[o + 5] = y2; segments[o + 6] = x3; segments[o + 7] = y3
         segmentFlags[count] = (cubic ? 1 : 0) | (close ? 2 : 0) | (fresh ? 4 : 0)
         var length = 0.0
+        segmentTables[count] = -1
         if cubic {
-            let curve = Cubic(x0, y0, x1, y1, x2, y2, x3, y3)
-            for piece in 0..<Self.pieces {
-                let a = Double(piece) / Double(Self.pieces), b = Double(piece + 1) / Double(Self.pieces)
-                let l = GaussLegendre.integrate(a, b) { t in curve.speed(t) }
-                pieceLengths[Self.pieces * count + piece] = l
-                length += l
-            }
+            walkBreakpoints(of: count) { _, s in length = s; return true }   // the last breakpoint's length
         } else {
             length = hypot(x3 - x0, y3 - y0)   // as PathMeasure measures lines: exactly
         }
+        segmentLengths[count] = length
         segmentStarts[count + 1] = segmentStarts[count] + length
         count += 1
+    }
+
+    /// Walks cubic segment `i`'s arc-length breakpoints `(t, s)` in increasing t (after (0, 0)),
+    /// until `visit` returns false: those of `ArcLength.table` in AnimationCore (the reference),
+    /// operation for operation — 16-node Gauss–Legendre on each interval, halved until the halves
+    /// agree with the whole within 10⁻¹³ of the control polygon, at most 30 halvings deep and
+    /// 8,192 breakpoints — so that lengths and cut points equal the reference's bit for bit. The
+    /// table itself is not stored: a path that moves is walked again where a trim cuts it.
+    @inline(__always)
+    func walkBreakpoints(of i: Int, _ visit: (Double, Double) -> Bool) {
+        let curve = cubic(i)
+        let tolerance = 1e-13 * max(curve.scale, .leastNormalMagnitude)
+        func speed(_ t: Double) -> Double { curve.tableSpeed(t) }
+        var count = 1, base = 0.0
+        intervals[0] = Interval(a: 0, b: 1, whole: GaussLegendre.integrate(0, 1, speed), depth: 0)
+        var top = 1
+        // Depth first, left before right; the stack holds at most one interval per level (≤ 31).
+        while top > 0 {
+            top -= 1
+            let (a, b, whole, depth) = (intervals[top].a, intervals[top].b, intervals[top].whole, intervals[top].depth)
+            let m = (a + b) / 2
+            let left = GaussLegendre.integrate(a, m, speed), right = GaussLegendre.integrate(m, b, speed)
+            let converged = abs(left + right - whole) <= tolerance
+            if converged || !whole.isFinite || depth >= 30 || count >= 8192 {
+                let middle = base + left
+                base = base + left + right   // summed as the reference sums: (base + left) + right
+                count += 2
+                if !visit(m, middle) || !visit(b, base) { return }
+            } else {
+                intervals[top] = Interval(a: m, b: b, whole: right, depth: depth + 1)
+                intervals[top + 1] = Interval(a: a, b: m, whole: left, depth: depth + 1)
+                top += 2
+            }
+        }
     }
 
     /// A cubic's derivative coefficients, for its speed |B′(t)| (kept in registers: a length is
@@ -433,12 +551,22 @@ struct LottieWork {
             (bx, by) = (x2 - x1, y2 - y1)
             (cx, cy) = (x3 - x2, y3 - y2)
         }
+        /// |B′(t)| as the reference's solve computes it (a square root: no overflow at pixel scales).
         @inline(__always) func speed(_ t: Double) -> Double {
             let s = 1 - t
             let a = 3 * s * s, b = 6 * s * t, c = 3 * t * t
             let dx = a * ax + b * bx + c * cx, dy = a * ay + b * by + c * cy
-            return (dx * dx + dy * dy).squareRoot()   // not hypot: 5× faster, and no overflow at pixel scales
+            return (dx * dx + dy * dy).squareRoot()
         }
+        /// |B′(t)| as the reference's breakpoint tables compute it (`hypot`, 5× slower: only paths
+        /// that move pay it, once per frame per trimmed segment).
+        @inline(__always) func tableSpeed(_ t: Double) -> Double {
+            let s = 1 - t
+            let a = 3 * s * s, b = 6 * s * t, c = 3 * t * t
+            return hypot(a * ax + b * bx + c * cx, a * ay + b * by + c * cy)
+        }
+        /// The control polygon's length, the reference's scale for its tolerance.
+        var scale: Double { hypot(ax, ay) + hypot(bx, by) + hypot(cx, cy) }
     }
 
     func cubic(_ i: Int) -> Cubic {
@@ -447,31 +575,46 @@ struct LottieWork {
                      segments[o + 6], segments[o + 7])
     }
 
-    /// The parameter of cubic segment `i` at arc length `local` from its start: the part that
-    /// holds it, then a bracketed Newton solve on the quadrature (≤ 60 steps, to 10⁻¹³ of the
-    /// length).
-    func parameter(atLocal local: Double, in i: Int) -> Double {
-        let total = segmentStarts[i + 1] - segmentStarts[i]
+    /// The parameter of cubic segment `i` at arc length `local` from its start, as
+    /// `ArcLength.parameter` finds it (the reference, operation for operation): the breakpoint
+    /// interval that holds it (the compiled table searched, or the walk stopped there), then a
+    /// bracketed Newton solve on the quadrature (≤ 60 steps, to 10⁻¹³ of the segment's length).
+    func parameter(atLocal local: Double, in i: Int, tables: UnsafePointer<Double>) -> Double {
+        guard segmentStarts[i + 1] - segmentStarts[i] > 0 else { return 0 }
+        let length = segmentLengths[i]
+        guard local < length else { return 1 }
         guard local > 0 else { return 0 }
-        guard local < total else { return 1 }
-        var before = 0.0, piece = 0
-        while piece < Self.pieces - 1 && before + pieceLengths[Self.pieces * i + piece] <= local {
-            before += pieceLengths[Self.pieces * i + piece]
-            piece += 1
+        var a = 0.0, sa = 0.0, b = 1.0, sb = length
+        let table = segmentTables[i]
+        if table >= 0 {
+            // The compiled breakpoints (their count, then the pairs): the last with s ≤ local, and
+            // the next, by the reference's binary search. Offsets come from the program's table.
+            let pairs = tables + table + 1
+            var k = 0, upper = Int(tables[table]) - 1
+            while k < upper - 1 {
+                let mid = (k + upper) / 2
+                if pairs[2 * mid + 1] <= local { k = mid } else { upper = mid }
+            }
+            (a, sa, b, sb) = (pairs[2 * k], pairs[2 * k + 1], pairs[2 * upper], pairs[2 * upper + 1])
+        } else {
+            // Walked again: the same breakpoints, stopped at the first past `local`.
+            walkBreakpoints(of: i) { t, s in
+                if s > local { (b, sb) = (t, s); return false }
+                (a, sa) = (t, s)
+                return true
+            }
         }
-        let a = Double(piece) / Double(Self.pieces), b = Double(piece + 1) / Double(Self.pieces)
-        let pieceLength = pieceLengths[Self.pieces * i + piece]
         let curve = cubic(i)
         var lo = a, hi = b
-        var t = pieceLength > 0 ? a + (b - a) * (local - before) / pieceLength : a
+        var t = sb > sa ? a + (b - a) * (local - sa) / (sb - sa) : a
         for _ in 0..<60 {
-            let s = before + GaussLegendre.integrate(a, t) { u in curve.speed(u) }
-            let error = s - local
-            if abs(error) <= 1e-13 * max(total, 1) { break }
-            if error > 0 { hi = t } else { lo = t }
+            let f = sa + GaussLegendre.integrate(a, t) { u in curve.speed(u) } - local
+            if abs(f) <= 1e-13 * max(1, length) { return t }
+            if f < 0 { lo = t } else { hi = t }
             let v = curve.speed(t)
-            var next = v > 0 ? t - error / v : (lo + hi) / 2
+            var next = v > 0 ? t - f / v : .nan
             if !(next > lo && next < hi) { next = (lo + hi) / 2 }
+            if abs(next - t) <= 1e-16 { return next }
             t = next
         }
         return t
@@ -479,7 +622,7 @@ struct LottieWork {
 
     /// The part of the measured segments between fractions `start` and `end` of their length,
     /// appended to `out` — `PathMeasure.trimmed(from:to:)`, element for element.
-    func cut(_ count: Int, from start: Double, to end: Double, into out: inout TrimSink) {
+    func cut(_ count: Int, from start: Double, to end: Double, tables: UnsafePointer<Double>, into out: inout TrimSink) {
         let length = segmentStarts[count]
         guard !start.isNaN, !end.isNaN, length > 0 else { return }
         let a = min(max(start, 0), 1) * length, b = min(max(end, 0), 1) * length
@@ -496,8 +639,8 @@ struct LottieWork {
                 continue
             }
             guard min(s1, b) > max(s0, a) else { continue }
-            let t0 = s0 >= a ? 0 : (isCubic ? parameter(atLocal: a - s0, in: i) : min(1, max(0, (a - s0) / (s1 - s0))))
-            let t1 = s1 <= b ? 1 : (isCubic ? parameter(atLocal: b - s0, in: i) : min(1, max(0, (b - s0) / (s1 - s0))))
+            let t0 = s0 >= a ? 0 : (isCubic ? parameter(atLocal: a - s0, in: i, tables: tables) : min(1, max(0, (a - s0) / (s1 - s0))))
+            let t1 = s1 <= b ? 1 : (isCubic ? parameter(atLocal: b - s0, in: i, tables: tables) : min(1, max(0, (b - s0) / (s1 - s0))))
             var q0 = p0, q1 = Point(x: segments[o + 2], y: segments[o + 3]), q2 = Point(x: segments[o + 4], y: segments[o + 5]), q3 = p3
             if isCubic {
                 // `PathSegment.sub`: split at t1 keeping the left, then at t0 / t1 keeping the right.
@@ -534,6 +677,7 @@ struct LottieWork {
     /// Copies a trim's output back into slot `s`'s buffer.
     func store(_ sink: TrimSink, into slot: LottieProgram.Slot, _ s: Int) {
         let kindCount = min(sink.kindCount, slot.kindCapacity), numberCount = min(sink.numberCount, 2 * slot.pointCapacity)
+        if sink.dropped || kindCount < sink.kindCount || numberCount < sink.numberCount { overflows[0] += 1 }
         for e in 0..<kindCount { slotKinds[slot.kindOffset + e] = trimKinds[e] }
         for x in 0..<numberCount { slotNumbers[slot.pointOffset + x] = trimNumbers[x] }
         slotKindCount[s] = kindCount
@@ -549,11 +693,15 @@ struct TrimSink: LottiePathSink {
     var numberCount = 0
     var current: Point?
     var subpathStart: Point?
+    var dropped = false
 
     init(scratch: LottieWork) { self.scratch = scratch }
 
     mutating func put(_ kind: UInt8, _ a: Point, _ b: Point, _ c: Point, _ n: Int) {
-        guard kindCount < scratch.trimKinds.count, numberCount + 2 * n <= scratch.trimNumbers.count else { return }   // bounded by the program
+        guard kindCount < scratch.trimKinds.count, numberCount + 2 * n <= scratch.trimNumbers.count else {   // bounded by the program
+            dropped = true
+            return
+        }
         scratch.trimKinds[kindCount] = kind
         kindCount += 1
         if n > 0 { scratch.trimNumbers[numberCount] = a.x; scratch.trimNumbers[numberCount + 1] = a.y; numberCount += 2 }
@@ -577,6 +725,7 @@ struct SlotSink: LottiePathSink {
     var numberCount = 0
     var current: Point?
     var subpathStart: Point?
+    var dropped = false
 
     init(kinds: UnsafeMutablePointer<UInt8>, kindCapacity: Int, numbers: UnsafeMutablePointer<Double>, numberCapacity: Int) {
         self.kinds = kinds
@@ -586,7 +735,10 @@ struct SlotSink: LottiePathSink {
     }
 
     @inline(__always) mutating func put(_ kind: UInt8, _ a: Point, _ b: Point, _ c: Point, _ n: Int) {
-        guard kindCount < kindCapacity, numberCount + 2 * n <= numberCapacity else { return }   // bounded by the program
+        guard kindCount < kindCapacity, numberCount + 2 * n <= numberCapacity else {   // bounded by the program
+            dropped = true
+            return
+        }
         kinds[kindCount] = kind
         kindCount += 1
         if n > 0 { numbers[numberCount] = a.x; numbers[numberCount + 1] = a.y; numberCount += 2 }
@@ -602,17 +754,22 @@ struct SlotSink: LottiePathSink {
 extension OutputSink {
     /// Starts a node at the current end of the buffers.
     mutating func beginNode() {
-        guard nodeCount < nodeCapacity else { return }
-        nodes[nodeCount].kindStart = kindCount
-        nodes[nodeCount].numberStart = numberCount
+        guard nodeCount < nodeCapacity else { dropped = true; return }
+        // Offsets fit 32 bits: an instance holds at most `maximumElements` (2²⁴) kinds, six numbers each.
+        nodes[nodeCount].kindStart = Int32(truncatingIfNeeded: kindCount)
+        nodes[nodeCount].numberStart = Int32(truncatingIfNeeded: numberCount)
     }
+    /// Stores an element, its numbers rounded to single precision (the output's precision).
     mutating func put(_ kind: UInt8, _ points: (Point, Point, Point), _ n: Int) {
-        guard kindCount < kindCapacity, numberCount + 2 * n <= numberCapacity else { return }   // bounded by the program
+        guard kindCount < kindCapacity, numberCount + 2 * n <= numberCapacity else {   // bounded by the program
+            dropped = true
+            return
+        }
         kinds[kindCount] = kind
         kindCount += 1
-        if n > 0 { numbers[numberCount] = points.0.x; numbers[numberCount + 1] = points.0.y; numberCount += 2 }
-        if n > 1 { numbers[numberCount] = points.1.x; numbers[numberCount + 1] = points.1.y; numberCount += 2 }
-        if n > 2 { numbers[numberCount] = points.2.x; numbers[numberCount + 1] = points.2.y; numberCount += 2 }
+        if n > 0 { numbers[numberCount] = Float(points.0.x); numbers[numberCount + 1] = Float(points.0.y); numberCount += 2 }
+        if n > 1 { numbers[numberCount] = Float(points.1.x); numbers[numberCount + 1] = Float(points.1.y); numberCount += 2 }
+        if n > 2 { numbers[numberCount] = Float(points.2.x); numbers[numberCount + 1] = Float(points.2.y); numberCount += 2 }
     }
     mutating func move(_ p: Point) { put(0, (p, p, p), 1) }
     mutating func line(_ p: Point) { put(1, (p, p, p), 1) }
@@ -620,20 +777,22 @@ extension OutputSink {
     mutating func close() { put(3, (Point(x: 0, y: 0), Point(x: 0, y: 0), Point(x: 0, y: 0)), 0) }
     /// Ends the node begun last; a node that draws nothing (no elements, or opacity 0) is
     /// dropped and its elements given back (as in the reference).
-    mutating func endNode(isFill: Bool, color: Color, width: Double, opacity: Double, style: LottieStrokeStyle?) {
-        guard nodeCount < nodeCapacity else { return }
-        let count = kindCount - nodes[nodeCount].kindStart
+    mutating func endNode(paint: Int, isFill: Bool, color: Color, width: Double, opacity: Double) {
+        guard nodeCount < nodeCapacity else { dropped = true; return }
+        let count = kindCount - Int(nodes[nodeCount].kindStart)
         guard count > 0, opacity > 0 else {
-            kindCount = nodes[nodeCount].kindStart
-            numberCount = nodes[nodeCount].numberStart
+            kindCount = Int(nodes[nodeCount].kindStart)
+            numberCount = Int(nodes[nodeCount].numberStart)
             return
         }
-        nodes[nodeCount].kindCount = count
-        nodes[nodeCount].isFill = isFill
-        nodes[nodeCount].color = color
-        nodes[nodeCount].width = width
-        nodes[nodeCount].opacity = opacity
-        nodes[nodeCount].style = style
+        nodes[nodeCount].kindCount = Int32(truncatingIfNeeded: count)
+        nodes[nodeCount].paintAndFill = Int32(truncatingIfNeeded: paint << 1 | (isFill ? 1 : 0))
+        nodes[nodeCount].red = Float(color.red)
+        nodes[nodeCount].green = Float(color.green)
+        nodes[nodeCount].blue = Float(color.blue)
+        nodes[nodeCount].alpha = Float(color.alpha)
+        nodes[nodeCount].width = Float(width)
+        nodes[nodeCount].opacity = Float(opacity)
         nodeCount += 1
     }
 }

@@ -11,6 +11,13 @@ import Darwin
 /// ticks run on the same pool design).
 package protocol ParallelJob: AnyObject {
     func runChunk(_ index: Int)
+    /// Runs chunk `index` on thread `thread` (0 the caller, 1… the workers): for jobs that keep
+    /// working memory per thread rather than per chunk.
+    func runChunk(_ index: Int, thread: Int)
+}
+
+extension ParallelJob {
+    package func runChunk(_ index: Int, thread: Int) { runChunk(index) }
 }
 
 /// Persistent worker threads for the frame's chunks.
@@ -122,7 +129,7 @@ package final class WorkerPool: @unchecked Sendable {
         remaining.store(workerCount, ordering: .relaxed)
         epoch.wrappingAdd(1, ordering: .sequentiallyConsistent)   // publishes the fields above
         wakeSleepers()
-        work()
+        work(thread: 0)
         // The workers are running their last chunks: wait for them without sleeping, yielding the
         // core now and then in case one of them was descheduled.
         var spins = 0
@@ -139,11 +146,11 @@ package final class WorkerPool: @unchecked Sendable {
         }
     }
 
-    private func work() {
+    private func work(thread: Int) {
         while true {
             let k = next.wrappingAdd(1, ordering: .relaxed).oldValue
             guard k < jobCount, let runner else { return }
-            runner.runChunk(k)
+            runner.runChunk(k, thread: thread)
         }
     }
 
@@ -156,7 +163,7 @@ package final class WorkerPool: @unchecked Sendable {
             waitForEpoch(after: seen, worker: worker)
             seen = epoch.load(ordering: .acquiring)
             if stopping.load(ordering: .acquiring) { return }
-            work()
+            work(thread: index + 1)
             remaining.wrappingSubtract(1, ordering: .releasing)
         }
     }

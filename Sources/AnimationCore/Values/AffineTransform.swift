@@ -43,7 +43,9 @@ public struct AffineTransform: Sendable, Hashable, CustomStringConvertible {
 
     /// `CGAffineTransformMakeRotation`: a positive angle turns +x toward +y.
     public static func rotation(angle: Double) -> AffineTransform {
-        AffineTransform(a: cos(angle), b: sin(angle), c: -sin(angle), d: cos(angle), tx: 0, ty: 0)
+        // Each once: libm calls are not merged by the compiler (they may set errno).
+        let c = cos(angle), s = sin(angle)
+        return AffineTransform(a: c, b: s, c: -s, d: c, tx: 0, ty: 0)
     }
 
     /// `self` first, then `o` (`CGAffineTransformConcat(self, o)`). Inlinable: evaluators in other

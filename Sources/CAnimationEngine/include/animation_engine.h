@@ -249,7 +249,9 @@ ae_status ae_lottie_batch_set_frames(ae_lottie_batch *batch, size_t first, const
 ae_status ae_lottie_batch_tick(ae_lottie_batch *batch);
 
 /* One node an instance drew in the last tick: a fill or a stroke, its colour (0–1), stroke width in
- * device pixels, total opacity, and how many path elements and numbers it has. */
+ * device pixels, total opacity, and how many path elements and numbers it has. A batch keeps its
+ * output in single precision (as rlottie does): these numbers and the path's are the reference's
+ * values (ae_lottie_geometry_json) rounded to the nearest float. */
 typedef struct ae_lottie_node {
     int is_fill;
     double color[4];

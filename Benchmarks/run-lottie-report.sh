@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# Lottie at scale beside rlottie, in one run: lottie-shim (google benchmark; LottieBatch through the
+# C interface and rlottie's renderTree, N instances each at its own integer frame, 1 and 2 threads,
+# heap per instance, parse and set-up apart) into a report folder.
+#
+#   Benchmarks/run-lottie-report.sh                # N = 1, 100, 1000, 10000, 3 repetitions → perf-reports/<date>-lottie-<commit>/
+#   Benchmarks/run-lottie-report.sh --smoke DIR    # N = 1, 100, short runs, for CI: fails if a row could not run
+#
+# Requires: libbenchmark-dev, librlottie-dev (apt-get install -y libbenchmark-dev librlottie-dev).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+smoke=0
+if [ "${1:-}" = "--smoke" ]; then smoke=1; shift; fi
+commit=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
+day=$(date -u +%Y-%m-%d)
+out=${1:-perf-reports/$day-lottie-$commit}
+mkdir -p "$out"
+out=$(cd "$out" && pwd)
+files=Benchmarks/Lottie/loader-12.json,Benchmarks/Lottie/logo-48.json
+if [ $smoke = 1 ]; then
+    sizes=1,100; options=(--benchmark_min_time=0.01)
+else
+    sizes=1,100,1000,10000; options=(--benchmark_min_time=0.5 --benchmark_repetitions=3)
+fi
+
+echo "== building lottie-shim (engine with -Xcc -march=native) =="
+(cd Benchmarks && swift build -c release -Xcc -march=native --scratch-path .build-native --product lottie-shim 2>&1 | tail -n 1)
+
+cpu=$(grep -m1 "model name" /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//' || echo unknown)
+cat > "$out/environment.json" <<JSON
+{"date": "$day", "commit": "$commit", "cpu": "$cpu", "processors": "$(nproc)",
+ "os": "$(. /etc/os-release && echo "$PRETTY_NAME")", "swift": "$(swift --version 2>&1 | head -n 1 | sed 's/"/\\"/g')",
+ "engineBuild": "release -Xcc -march=native", "rlottie": "$(dpkg-query -W -f='${Version}' librlottie-dev 2>/dev/null || echo unknown)",
+ "instances": "$sizes", "files": "$files"}
+JSON
+
+echo "== lottie-shim =="
+Benchmarks/.build-native/release/lottie-shim --lottie-files=$files --instances=$sizes "${options[@]}" \
+    --benchmark_out="$out/lottie-shim.json" --benchmark_out_format=json | tee "$out/lottie-shim.txt"
+if grep -q "ERROR OCCURRED" "$out/lottie-shim.txt"; then
+    echo "lottie-shim: a row could not run (see above)" >&2
+    exit 1
+fi
