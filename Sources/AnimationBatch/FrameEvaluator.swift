@@ -106,6 +106,9 @@ public final class FrameEvaluator: ParallelJob {
     private var chunkChangeOffsets: [Int] = []
     private var chunkChangeCounts: UnsafeMutablePointer<Int>
     private var chunkChangeCapacity = 1
+    /// Sixteen Doubles per kernel chunk that nobody reads (``PresentationTarget/scratch``).
+    private var chunkScratch: UnsafeMutablePointer<Double>
+    private var chunkScratchCapacity = 16
     private var kernelChangeRegion = 0
     /// (first, end) chunked slots (fast, then transform) of every composition chunk, where each lists its changes (relative
     /// to `changeBase`), and how many it listed.
@@ -155,6 +158,8 @@ public final class FrameEvaluator: ParallelJob {
         eventStorage = .allocate(capacity: 1)
         chunkEventCounts = .allocate(capacity: 1)
         chunkChangeCounts = .allocate(capacity: 1)
+        chunkScratch = .allocate(capacity: 16)
+        chunkScratch.initialize(repeating: 0, count: 16)
         changeStorage = .allocate(capacity: 1)
         compositionCounts = .allocate(capacity: 1)
         nodeEventCounts = .allocate(capacity: 1)
@@ -167,6 +172,7 @@ public final class FrameEvaluator: ParallelJob {
         eventStorage.deallocate()
         chunkEventCounts.deallocate()
         chunkChangeCounts.deallocate()
+        chunkScratch.deallocate()
         changeStorage.deallocate()
         compositionCounts.deallocate()
     }
@@ -222,6 +228,10 @@ public final class FrameEvaluator: ParallelJob {
         }
         Self.reserve(&chunkEventCounts, capacity: &chunkCapacity, chunks.count)
         Self.reserve(&chunkChangeCounts, capacity: &chunkChangeCapacity, chunks.count)
+        if 16 * chunks.count > chunkScratchCapacity {
+            Self.reserve(&chunkScratch, capacity: &chunkScratchCapacity, 16 * chunks.count)
+            chunkScratch.initialize(repeating: 0, count: chunkScratchCapacity)
+        }
         let needed = eventsNeeded
         if needed > eventCapacity {
             eventStorage.deallocate()
@@ -354,7 +364,8 @@ public final class FrameEvaluator: ParallelJob {
             let blocks = Int(chunk.start)..<Int(chunk.end)
             batch.evaluate(blocks: blocks, time: frameTime, nodeTimes: UnsafePointer(store.nodeTimes.base))
             let target = self.target.unsafelyUnwrapped   // set before the stage runs
-            chunkChangeCounts[k] = batch.present(blocks: blocks, into: target.listing(at: target.changes + chunkChangeOffsets[k]))
+            chunkChangeCounts[k] = batch.present(blocks: blocks, into: target.listing(at: target.changes + chunkChangeOffsets[k],
+                                                                                      scratch: chunkScratch + 16 * k))
             chunkEventCounts[k] = Self.collectEvents(of: batch, blocks: blocks, into: eventStorage + trackEventBase + chunkEventOffsets[k])
         case .composition:
             let chunk = compositionChunks[k], target = self.target.unsafelyUnwrapped

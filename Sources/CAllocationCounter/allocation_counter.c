@@ -1,7 +1,25 @@
 #include "allocation_counter.h"
 #include <errno.h>   // first: on glibc it defines __GLIBC__
 
-#if defined(__linux__) && defined(__GLIBC__)
+// Under AddressSanitizer or ThreadSanitizer the sanitizer's runtime owns malloc: replacing it here
+// would bypass the runtime (it enters malloc while it initialises, before it can serve it), so the
+// counter is compiled out and says so (allocation_counter_sanitized).
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
+#define ALLOCATION_COUNTER_SANITIZED 1
+#endif
+#endif
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#define ALLOCATION_COUNTER_SANITIZED 1
+#endif
+
+#ifdef ALLOCATION_COUNTER_SANITIZED
+int allocation_counter_sanitized(void) { return 1; }
+#else
+int allocation_counter_sanitized(void) { return 0; }
+#endif
+
+#if defined(__linux__) && defined(__GLIBC__) && !defined(ALLOCATION_COUNTER_SANITIZED)
 #include <malloc.h>
 #include <stdatomic.h>
 #include <stddef.h>

@@ -119,8 +119,9 @@ class TrackBatch {
     /// right after the kernels, while it is still in cache (``present(blocks:into:)``).
     let shownRow: Column<UnsafeMutablePointer<Double>>
     let shownSlot = Column<UInt64>(fill: 0)
-    /// Sixteen Doubles nobody reads: the row of tracks that are not exclusive, so that showing a
-    /// block needs no test per lane.
+    /// The row of tracks that are not exclusive: a marker, never written during a frame (lanes
+    /// with nothing to show write to their chunk's own scratch, ``PresentationTarget/scratch``:
+    /// chunks of one batch run on several threads at once).
     let sink: UnsafeMutablePointer<Double>
     /// Bit 0 where a track's output bits changed since the frame last showed it (set by the
     /// kernels' final store, ``OutputPointers/store(_:component:weight:addsBase:block:)``), bit 1
@@ -309,8 +310,8 @@ class TrackBatch {
 
     /// ``present(blocks:into:)`` for a constant `width` (inlined per width: the component loop
     /// unrolls). Within a block with a change every lane is visited without branches: a lane
-    /// whose output kept its bits, or whose slot is composed, writes into ``sink``, and listing
-    /// is a conditional increment. Old rows are not read: the kernel's own comparison
+    /// whose output kept its bits, or whose slot is composed (its row is ``sink``), writes into
+    /// the chunk's scratch, and listing is a conditional increment. Old rows are not read: the kernel's own comparison
     /// (``changed``) says which values changed — reading every row cost as much as the kernels, a
     /// wait on memory per lane. A block with a forced lane (its row may show a model value, or
     /// moved) compares with the rows, so that the changed set lists exactly the rows whose bits
@@ -319,6 +320,7 @@ class TrackBatch {
     private func present(blocks: Range<Int>, into target: PresentationTarget, width: Int) -> Int {
         let rows = shownRow.base, slots = shownSlot.base, outputs = self.outputs.pointers
         let flags = changed.base, pending = target.pending, changes = target.changes, sink = self.sink
+        let scratch = target.scratch.unsafelyUnwrapped   // the frame gives every kernel chunk its own
         let forcedBits = UInt64(TrackBatch.forced) * 0x0101_0101_0101_0101
         var listed = 0
         for block in blocks {
@@ -330,16 +332,17 @@ class TrackBatch {
             if bits & forcedBits == 0 {
                 for t in i..<i &+ 16 {
                     let shown = rows[t]
-                    let moved = flags[t] != 0
-                    let row = moved ? shown : sink
+                    let shows = flags[t] != 0 && shown != sink
+                    let row = shows ? shown : scratch
                     for k in 0..<width { row[k] = Double(outputs[k][t]) }
                     let slot = SlotHandle(rawValue: slots[t])
                     changes[listed] = slot
-                    listed &+= moved && shown != sink && pending[Int(slot.index)] == 0 ? 1 : 0
+                    listed &+= shows && pending[Int(slot.index)] == 0 ? 1 : 0
                 }
             } else {
                 for t in i..<i &+ 16 {
-                    let row = rows[t]
+                    let exclusive = rows[t] != sink
+                    let row = exclusive ? rows[t] : scratch
                     var differs: UInt64 = 0
                     for k in 0..<width {
                         let v = Double(outputs[k][t])
@@ -349,7 +352,7 @@ class TrackBatch {
                     }
                     let slot = SlotHandle(rawValue: slots[t])
                     changes[listed] = slot
-                    listed &+= differs != 0 && row != sink && pending[Int(slot.index)] == 0 ? 1 : 0
+                    listed &+= differs != 0 && exclusive && pending[Int(slot.index)] == 0 ? 1 : 0
                 }
             }
             raw.storeBytes(of: 0, as: UInt64.self)

@@ -10,8 +10,11 @@
 extern "C" {
 #endif
 
-/// 1 when allocations can be counted here (glibc), 0 elsewhere.
+/// 1 when allocations can be counted here (glibc, no sanitizer), 0 elsewhere.
 int allocation_counter_available(void);
+/// 1 when this was built under AddressSanitizer or ThreadSanitizer, whose runtime owns malloc:
+/// counting is compiled out (allocation tests are skipped, not passed).
+int allocation_counter_sanitized(void);
 /// Resets the count and starts counting (every thread).
 void allocation_counter_start(void);
 /// Stops counting and returns the number of allocations since the start.
