@@ -22,6 +22,9 @@ let package = Package(
         // Counts the process's heap allocations by replacing malloc & co. in the executable that
         // links it: for test and benchmark executables only.
         .library(name: "CAllocationCounter", targets: ["CAllocationCounter"]),
+        // The fuzz targets as functions over bytes: run under libFuzzer by Fuzz/ (docs/fuzzing.md)
+        // and replayed by the tests.
+        .library(name: "AnimationFuzzing", targets: ["AnimationFuzzing"]),
     ],
     dependencies: [
         .package(url: "https://github.com/x-sheep/swift-property-based.git", from: "2.0.1"),
@@ -71,6 +74,13 @@ let package = Package(
         .target(name: "AnimationEngineC", dependencies: ["AnimationCore", "AnimationBatch", "AnimationLottie", "CAnimationEngine"]),
         // A C program that exercises the C interface as a C user would; AnimationEngineCTests runs it.
         .executableTarget(name: "c-interface-check", dependencies: ["AnimationEngineC", "CAnimationEngine"]),
+        // The fuzz targets (docs/fuzzing.md): decoders of arbitrary bytes into files, paths,
+        // animations and call sequences, with the invariants checked after each step.
+        .target(
+            name: "AnimationFuzzing",
+            dependencies: ["AnimationCore", "AnimationBatch", "AnimationScene", "AnimationWorkloads", "AnimationLottie",
+                           "LayerTree", "AnimationEngineC", "CAnimationEngine"]
+        ),
         // What the build was compiled for (the -Xcc flags), for benchmark reports.
         .target(name: "CBuildInfo"),
         .testTarget(
@@ -98,7 +108,7 @@ let package = Package(
         ),
         .testTarget(
             name: "animation-engineTests",
-            dependencies: ["animation-engine"]   // runs the built command as a user would
+            dependencies: ["animation-engine", "CAllocationCounter"]   // runs the built command as a user would
         ),
         .testTarget(
             name: "LayerTreeTests",
@@ -108,6 +118,10 @@ let package = Package(
             name: "AnimationLottieTests",
             dependencies: ["AnimationLottie", "AnimationScene", "AnimationCore", "AnimationWorkloads", "CAllocationCounter"],
             exclude: ["Files"]   // Lottie files written for the tests, read through #filePath
+        ),
+        .testTarget(
+            name: "AnimationFuzzingTests",
+            dependencies: ["AnimationFuzzing", "AnimationWorkloads"]   // replays Fuzz/Corpus and Fuzz/Regressions
         ),
         .testTarget(
             name: "AnimationCoreTests",

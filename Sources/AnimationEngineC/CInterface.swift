@@ -643,6 +643,8 @@ public func aeTimingFunctionValue(_ points: UnsafePointer<Double>?, _ x: Double,
     call {
         let points = try required(points, "control_points")
         let out = try required(out, "out_y")
+        // The header's convention: a non-finite input is a mistake at this edge, not a NaN result.
+        guard x.isFinite else { throw CError(status: AE_ERROR_INVALID_ARGUMENT, message: "x must be finite (got \(x))") }
         out.pointee = try timingFunction((points[0], points[1], points[2], points[3]), "control_points").value(at: x)
     }
 }

@@ -123,8 +123,10 @@ public final class LottieBatch {
 
     private func grow() {
         func regrow<T>(_ buffer: inout UnsafeMutableBufferPointer<T>, _ count: Int, _ fill: T) {
-            guard count > buffer.count else { return }
-            let bigger = UnsafeMutableBufferPointer<T>.allocate(capacity: max(count, buffer.count * 2))
+            // Never left without a base address: instances of a file that draws nothing (no shapes,
+            // or only null layers) still point into the buffers (the lottie fuzzer found the trap).
+            guard count > buffer.count || buffer.baseAddress == nil else { return }
+            let bigger = UnsafeMutableBufferPointer<T>.allocate(capacity: max(count, buffer.count * 2, 1))
             bigger.initialize(repeating: fill)
             if let base = buffer.baseAddress, let to = bigger.baseAddress { to.update(from: base, count: buffer.count) }
             buffer.deallocate()
@@ -138,9 +140,41 @@ public final class LottieBatch {
         job = nil
     }
 
-    /// Elements that did not fit the buffers in every tick so far (0 unless the program's
-    /// capacity bounds are wrong: the tests check it).
-    var overflowCount: Int { scratches.reduce(0) { $0 + $1.work.overflows[0] } }
+    /// Elements that did not fit the buffers in every tick so far: 0, unless the program's
+    /// capacity bounds (lottie §4.5) are wrong. The tests and the fuzz target check it; a host
+    /// may too (a non-zero count means some path was drawn short).
+    public var overflowCount: Int { scratches.reduce(0) { $0 + $1.work.overflows[0] } }
+
+    /// Whether `batch` is `reference` stored in single precision, which is what a batch promises
+    /// for every instance (its nodes against ``LottieAnimation/nodes(atFrame:size:)`` at the same
+    /// frame and size): the same nodes, paint kinds and path elements, and every number (points,
+    /// colours, width, opacity) the nearest `Float` to the reference's. A NaN matches a NaN (a file
+    /// whose numbers overflow gives NaN in both).
+    public static func storesReference(_ batch: [LottieNode], _ reference: [LottieNode]) -> Bool {
+        func same(_ stored: Double, _ exact: Double) -> Bool {
+            let single = Double(Float(exact))
+            return stored == single || (stored.isNaN && single.isNaN)
+        }
+        func same(_ stored: Color?, _ exact: Color?) -> Bool {
+            guard let stored, let exact else { return stored == nil && exact == nil }
+            return same(stored.red, exact.red) && same(stored.green, exact.green) && same(stored.blue, exact.blue)
+                && same(stored.alpha, exact.alpha)
+        }
+        guard batch.count == reference.count else { return false }
+        for (b, r) in zip(batch, reference) {
+            guard same(b.fill, r.fill), same(b.stroke, r.stroke), same(b.opacity, r.opacity),
+                  same(b.strokeWidth, r.strokeWidth), b.strokeStyle == r.strokeStyle,
+                  b.path.elements.count == r.path.elements.count else { return false }
+            for (e, f) in zip(b.path.elements, r.path.elements) {
+                switch (e, f) {
+                case (.move, .move), (.line, .line), (.curve, .curve), (.closeSubpath, .closeSubpath): break
+                default: return false
+                }
+                for (u, v) in zip(e.points, f.points) where !same(u.x, v.x) || !same(u.y, v.y) { return false }
+            }
+        }
+        return true
+    }
 
     /// The frame of `instance` (the file's own frame numbers), or nil for a number the batch
     /// does not hold.

@@ -14,7 +14,10 @@ extension LottieAnimation {
         """
         for node in nodes(atFrame: frame, size: size) {
             let d = SceneRenderer.pathData(node.path)
-            guard !d.isEmpty else { continue }
+            // A paint that is not finite draws nothing, as in scenes (`hex` would trap on NaN).
+            let paint = node.fill ?? node.stroke
+            guard !d.isEmpty, let paint, node.opacity.isFinite, node.strokeWidth.isFinite || node.fill != nil,
+                  [paint.red, paint.green, paint.blue, paint.alpha].allSatisfy(\.isFinite) else { continue }
             if let fill = node.fill {
                 out += "<path d=\"\(d)\" fill=\"\(Self.hex(fill))\" fill-opacity=\"\(SVG.number(fill.alpha * node.opacity))\"/>\n"
             } else if let stroke = node.stroke {
@@ -30,7 +33,7 @@ extension LottieAnimation {
 
     static func hex(_ c: Color) -> String {
         func byte(_ v: Double) -> String {
-            let b = Int((min(max(v, 0), 1) * 255).rounded())
+            let b = v.isNaN ? 0 : Int((min(max(v, 0), 1) * 255).rounded())   // Int(_:) traps on NaN
             let digits = Array("0123456789abcdef")
             return String([digits[b / 16], digits[b % 16]])
         }

@@ -376,7 +376,7 @@ struct LottieWork {
     /// Measures `kinds`/`numbers` (one path) with this code, at compile time: what ``load(_:from:)``
     /// gives back later, bit for bit.
     /// Each cubic's breakpoints come back too, in `breakpoints`: their count, then `(t, s)` pairs
-    /// from (0, 0); `tables` gives where each segment's start (−1 for a line).
+    /// from (0, 0); `tables` gives where each segment's table starts (−1 for a line).
     static func precompute(kinds: ArraySlice<UInt8>, numbers: ArraySlice<Double>)
         -> (count: Int, segments: [Double], flags: [UInt8], starts: [Double], lengths: [Double], tables: [Int], breakpoints: [Double]) {
         let work = LottieWork(path: kinds, numbers)
@@ -628,14 +628,16 @@ struct LottieWork {
         let a = min(max(start, 0), 1) * length, b = min(max(end, 0), 1) * length
         guard a < b else { return }
         var keptFromSubpathStart = false
+        var subpath = -1, outSubpath = -2   // as in the reference: joins and closes within one subpath
         for i in 0..<count {
             let s0 = segmentStarts[i], s1 = segmentStarts[i + 1]
             let flags = segmentFlags[i]
             let isCubic = flags & 1 != 0, isClose = flags & 2 != 0, startsSubpath = flags & 4 != 0
+            if startsSubpath { subpath += 1 }
             let o = 8 * i
             let p0 = Point(x: segments[o], y: segments[o + 1]), p3 = Point(x: segments[o + 6], y: segments[o + 7])
             if s1 == s0 {
-                if isClose && keptFromSubpathStart && s0 >= a && s0 <= b && out.current == p0 { out.close() }
+                if isClose && keptFromSubpathStart && outSubpath == subpath && s0 >= a && s0 <= b && out.current == p0 { out.close() }
                 continue
             }
             guard min(s1, b) > max(s0, a) else { continue }
@@ -651,9 +653,10 @@ struct LottieWork {
                 let a1 = Point(x: p0.x + (p3.x - p0.x) * t1, y: p0.y + (p3.y - p0.y) * t1)
                 (q0, q3) = (a0, a1)
             }
-            if out.current != q0 || startsSubpath {
+            if out.current != q0 || startsSubpath || outSubpath != subpath {
                 out.move(q0)
                 keptFromSubpathStart = startsSubpath && t0 == 0
+                outSubpath = subpath
             }
             if isClose && t1 == 1 && keptFromSubpathStart {
                 out.close()

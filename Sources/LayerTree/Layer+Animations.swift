@@ -13,7 +13,9 @@ extension Layer {
     ///
     /// Outside a context the animation waits, validated, and is added when the layer joins one
     /// (its beginTime and duration resolved then); if it names a key the layer has no value for,
-    /// it is dropped then and ``LayerContext/lastActionError`` says why.
+    /// it is dropped then and ``LayerContext/lastActionError`` says why. A waiting animation that
+    /// is replaced or removed before the layer joins a context never ran: it is dropped and its
+    /// delegate is told nothing (as Core Animation tells nothing for a layer outside a window).
     ///
     /// - Throws: `AnimationError` naming the first invalid field, or `keyPath` when it names a
     ///   key the layer has no value for.

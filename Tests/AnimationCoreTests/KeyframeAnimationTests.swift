@@ -105,6 +105,21 @@ struct KeyframeAnimationTests {
         #expect(throws: AnimationError(field: "path.elements[1]", reason: "has a non-finite point")) { try empty.validate() }
     }
 
+    @Test("more than a million keyframes (values, key times, timing functions, …) are refused, naming the field")
+    func tooManyKeyframesAreRefused() {
+        let limit = KeyframeAnimation.maximumKeyframeCount
+        var animation = keyframes([0, 1])
+        animation.timingFunctions = Array(repeating: .linear, count: limit + 1)
+        #expect(throws: AnimationError(field: "timingFunctions", reason: "has \(limit + 1) entries (at most \(limit))")) {
+            try animation.validate()
+        }
+        animation.timingFunctions = Array(repeating: .linear, count: limit)   // at the bound: accepted
+        #expect(throws: Never.self) { try animation.validate() }
+        var times = keyframes([0, 1])
+        times.keyTimes = Array(repeating: 0.5, count: limit + 1)
+        #expect(throws: AnimationError(field: "keyTimes", reason: "has \(limit + 1) entries (at most \(limit))")) { try times.validate() }
+    }
+
     @Test("§5.2 key times whose ends are inside (0, 1) hold the first and last values outside them")
     func innerKeyTimesHoldEnds() {
         let a = keyframes([10, 20], keyTimes: [0.2, 0.6])

@@ -161,6 +161,13 @@ struct PathTests {
         bad.addArc(center: .zero, radius: .nan, startAngle: 0, endAngle: 1, clockwise: false)
         bad.addArc(center: .zero, radius: 1, startAngle: .infinity, endAngle: 1, clockwise: false)
         #expect(bad.isEmpty)
+        // Finite angles whose difference overflows: nothing either (the path fuzzer found a trap here).
+        for clockwise in [false, true] {
+            bad.addArc(center: .zero, radius: 1, startAngle: -1e308, endAngle: 1e308, clockwise: clockwise)
+            bad.addArc(center: .zero, radius: 1, startAngle: .greatestFiniteMagnitude, endAngle: -.greatestFiniteMagnitude,
+                       clockwise: clockwise)
+        }
+        #expect(bad.isEmpty)
     }
 
     // MARK: §14.3

@@ -79,6 +79,31 @@ struct PathTrimmingTests {
         #expect(abs(trimmed.length - 40) < 1e-12)
     }
 
+    @Test("§13 a subpath of zero length adds nothing: its close does not close the subpath drawn before it (found by the path fuzzer)")
+    func zeroLengthSubpathDoesNotCloseTheOneBefore() {
+        var path = Path()
+        path.move(to: Point(x: 0, y: 0))
+        path.addLine(to: Point(x: 30, y: 0))
+        path.addLine(to: Point(x: 5, y: 5))
+        path.move(to: Point(x: 5, y: 5))           // a subpath of zero length where the last one ended
+        path.addLine(to: Point(x: 5, y: 5))
+        path.closeSubpath()
+        let trimmed = path.trimmed(from: 0, to: 1)
+        #expect(trimmed.elements == [.move(to: .zero), .line(to: Point(x: 30, y: 0)), .line(to: Point(x: 5, y: 5))])
+        #expect(abs(trimmed.length - path.length) < 1e-12)
+        // A piece that starts where the output stands, but in another subpath, starts with a move.
+        var joined = Path()
+        joined.move(to: Point(x: 0, y: 0))
+        joined.addLine(to: Point(x: 10, y: 0))
+        joined.move(to: Point(x: 10, y: 0))
+        joined.addLine(to: Point(x: 10, y: 0))     // zero length: the subpath's first segment, skipped
+        joined.addLine(to: Point(x: 10, y: 10))
+        joined.closeSubpath()                      // back to (10, 0): its own start, not (0, 0)
+        let whole = joined.trimmed(from: 0, to: 1)
+        #expect(whole.elements.filter { if case .move = $0 { true } else { false } }.count == 2)
+        #expect(abs(whole.length - joined.length) < 1e-12)
+    }
+
     @Test("§13 start ≥ end, NaN, or a path without length give an empty path")
     func emptyRanges() {
         let path = borderPath()

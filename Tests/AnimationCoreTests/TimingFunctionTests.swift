@@ -203,6 +203,18 @@ struct TimingFunctionTests {
         #expect(throws: AnimationError.self) { try TimingFunction(controlPoints: 0, 0, -0.01, 1) }
     }
 
+    @Test("y control points beyond ±1e9 are rejected, naming the value: no NaN from finite input (found by the C-interface fuzzer)")
+    func hugeOvershootIsRejected() throws {
+        let bound = TimingFunction.maximumOvershoot
+        #expect(throws: AnimationError(field: "controlPoints.y1", reason: "must be within ±\(bound) (got \(1e10))")) {
+            try TimingFunction(controlPoints: 0.5, 1e10, 0.5, 1)
+        }
+        #expect(throws: AnimationError.self) { try TimingFunction(controlPoints: 0.5, 0, 0.5, -.greatestFiniteMagnitude) }
+        // At the bound, with the other y at the opposite bound: still a finite value everywhere.
+        let extreme = try TimingFunction(controlPoints: 0.3, bound, 0.7, -bound)
+        for x in stride(from: 0.0, through: 1.0, by: 1.0 / 64) { #expect(extreme.value(at: x).isFinite, "x = \(x)") }
+    }
+
     @Test("non-finite control points are rejected, naming the value")
     func nonFiniteControlPointsAreRejected() {
         for (args, field) in [((Double.nan, 0.0, 1.0, 1.0), "x1"), ((0, Double.infinity, 1, 1), "y1"),

@@ -247,4 +247,32 @@ struct AffineTransformTests {
         let expected = AffineTransform.rotation(angle: 0.5).concatenating(.translation(x: 5, y: 0))
         #expect(abs(mid.a - expected.a) < 1e-12 && abs(mid.b - expected.b) < 1e-12 && abs(mid.tx - expected.tx) < 1e-12)
     }
+
+    @Test("§15.3 a matrix too nearly singular to decompose into finite parts switches discretely: no NaN from finite input (found by the keyframes fuzzer)")
+    func nearlySingularDecompositionSwitchesDiscretely() throws {
+        let base = try Transform3D(elements: [24.666208896009767, -64.15350576028077, -66.55527580682079, 35.75951781490807,
+                                              73.71480888075075, -93.34401464866102, -100, -1, -1, -1, -1, -1, -1, -1, -1, -1])
+        let by = try Transform3D(elements: [-1, -1, -1, -1, -1, -1, -1, -1, 8.119325551232158, -17.04890516517891,
+                                            -38.15213244831006, -22.908369573510335, -59.478141451132984, -92.96864271000229, -1, -1])
+        var animation = BasicAnimation(keyPath: "transform")
+        animation.byValue = .transform(by)
+        animation.timing.duration = 1
+        animation.timing.fillMode = .forwards
+        animation.isRemovedOnCompletion = false
+        var values: [Transform3D] = []
+        for p in stride(from: 0.0, through: 1.0, by: 0.125) {
+            guard case .transform(let m)? = ReferenceEvaluator.sample(animation, at: p, base: .transform(base)).value else {
+                Issue.record("no transform at \(p)")
+                return
+            }
+            #expect(m.isFinite, "p = \(p): \(m)")
+            values.append(m)
+        }
+        // Before the middle the start shows, from it on the end (§15.3: a discrete switch at 0.5).
+        #expect(values[0] == base && values[3] == base)
+        #expect(values[4] == values[8] && values[4] != base)
+        for m in [base, by, base.concatenating(by)] {
+            if let parts = m.decomposed() { #expect(parts.recomposed().isFinite) }
+        }
+    }
 }

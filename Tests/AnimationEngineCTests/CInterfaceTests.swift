@@ -3,6 +3,7 @@ import AnimationCore
 @testable import AnimationEngineC
 import CAnimationEngine
 import Foundation
+import Synchronization
 import Testing
 
 @Suite("C interface")
@@ -127,12 +128,35 @@ struct CInterfaceTests {
         }
     }
 
+    @Test("ae_timing_function_value clamps x outside [0, 1] and refuses a non-finite x (the header's convention)")
+    func timingFunctionValueRefusesNonFiniteInput() {
+        let points = [0.42, 0.0, 0.58, 1.0]
+        var y = -1.0
+        #expect(ae_timing_function_value(points, 2, &y) == AE_OK && y == 1)
+        #expect(ae_timing_function_value(points, -3, &y) == AE_OK && y == 0)
+        for x in [Double.nan, .infinity, -.infinity] {
+            y = 7
+            #expect(ae_timing_function_value(points, x, &y) == AE_ERROR_INVALID_ARGUMENT)
+            #expect(String(cString: ae_last_error_message()).hasPrefix("x must be finite"))
+            #expect(y == 7, "nothing written on an error")
+        }
+    }
+
     @Test("messages are per thread, and a success clears them")
-    func messages() async {
+    func messages() {
         #expect(ae_engine_evaluate(nil, 0, 1) == AE_ERROR_INVALID_ENGINE)
         #expect(String(cString: ae_last_error_message()) == "engine is null")
-        let other = await Task.detached { String(cString: ae_last_error_message()) }.value
-        #expect(other == "" || other == "engine is null", "another thread sees its own message")
+        // A new thread (not a pooled one, where another test may have left a message of its own)
+        // starts with no message: this thread's error is not seen there.
+        let seen = Mutex("unset")
+        let done = DispatchSemaphore(value: 0)
+        let thread = Thread {
+            seen.withLock { $0 = String(cString: ae_last_error_message()) }
+            done.signal()
+        }
+        thread.start()
+        done.wait()
+        #expect(seen.withLock { $0 } == "", "another thread sees its own (empty) message")
         var engine: OpaquePointer?
         #expect(ae_engine_create(&engine) == AE_OK)
         #expect(String(cString: ae_last_error_message()) == "")

@@ -31,29 +31,6 @@ struct LottieBatchTests {
         return worst
     }
 
-    /// Whether `batch` is `reference` stored in single precision: the same nodes and elements,
-    /// every number (points, paint, width, opacity) the nearest `Float` to the reference's.
-    static func storesReference(_ batch: [LottieNode], _ reference: [LottieNode]) -> Bool {
-        func single(_ x: Double) -> Double { Double(Float(x)) }
-        func single(_ c: Color?) -> Color? {
-            c.map { Color(red: single($0.red), green: single($0.green), blue: single($0.blue), alpha: single($0.alpha)) }
-        }
-        guard batch.count == reference.count else { return false }
-        for (b, r) in zip(batch, reference) {
-            guard b.fill == single(r.fill), b.stroke == single(r.stroke), b.opacity == single(r.opacity),
-                  b.strokeWidth == single(r.strokeWidth), b.strokeStyle == r.strokeStyle,
-                  b.path.elements.count == r.path.elements.count else { return false }
-            for (e, f) in zip(b.path.elements, r.path.elements) {
-                switch (e, f) {
-                case (.move, .move), (.line, .line), (.curve, .curve), (.closeSubpath, .closeSubpath): break
-                default: return false
-                }
-                for (u, v) in zip(e.points, f.points) where u.x != single(v.x) || u.y != single(v.y) { return false }
-            }
-        }
-        return true
-    }
-
     @Test("every instance draws what the reference draws at its frame, stored in single precision: bit for bit, trims included",
           arguments: files)
     func agreesWithReference(_ name: String) throws {
@@ -67,7 +44,7 @@ struct LottieBatchTests {
         batch.tick()
         for (i, f) in zip(instances, frames) {
             let expected = animation.nodes(atFrame: f, size: 256)
-            #expect(Self.storesReference(batch.nodes(of: i), expected), "\(name) at frame \(f)")
+            #expect(LottieBatch.storesReference(batch.nodes(of: i), expected), "\(name) at frame \(f)")
         }
         #expect(batch.overflowCount == 0)
     }
@@ -84,7 +61,7 @@ struct LottieBatchTests {
         for (i, f) in zip(instances, frames) { batch.setFrame(f, of: i) }
         batch.tick()
         for (i, f) in zip(instances, frames) {
-            #expect(Self.storesReference(batch.nodes(of: i), animation.nodes(atFrame: f, size: 256)), "\(name) at frame \(f)")
+            #expect(LottieBatch.storesReference(batch.nodes(of: i), animation.nodes(atFrame: f, size: 256)), "\(name) at frame \(f)")
         }
         #expect(batch.overflowCount == 0)
     }
@@ -128,6 +105,19 @@ struct LottieBatchTests {
         #expect(count == 0, "\(count) allocations in 10 ticks")
     }
 
+    @Test("a file that draws nothing (no layers, only a null layer) ticks and reads back empty (found by the lottie fuzzer)")
+    func fileThatDrawsNothing() throws {
+        for json in [#"{"fr":30,"ip":0,"op":10,"w":10,"h":10,"layers":[]}"#,
+                     #"{"fr":30,"ip":0,"op":10,"w":10,"h":10,"layers":[{"ty":3,"ind":1,"ip":0,"op":10,"st":0,"ks":{}}]}"#] {
+            let batch = LottieBatch(maximumThreads: 1)
+            let instances = try batch.add(LottieProgram(LottieAnimation(json: json), size: 64), count: 3)
+            for i in instances { batch.setFrame(Double(i), of: i) }
+            batch.tick()
+            #expect(instances.allSatisfy { batch.nodes(of: $0).isEmpty }, "\(json)")
+            #expect(batch.overflowCount == 0)
+        }
+    }
+
     @Test("bad counts are refused; an instance's frame that is not finite shows the first frame")
     func badInput() throws {
         let batch = LottieBatch(maximumThreads: 1)
@@ -138,7 +128,7 @@ struct LottieBatchTests {
         batch.setFrame(.nan, of: i)
         #expect(batch.frame(of: i) == 0)
         batch.tick()
-        #expect(Self.storesReference(batch.nodes(of: i), program.animation.nodes(atFrame: 0, size: 64)))
+        #expect(LottieBatch.storesReference(batch.nodes(of: i), program.animation.nodes(atFrame: 0, size: 64)))
         // Numbers the batch does not hold: ignored, empty.
         batch.setFrame(3, of: 99)
         #expect(batch.frame(of: 99) == nil && batch.frame(of: -1) == nil && batch.nodes(of: 99).isEmpty)

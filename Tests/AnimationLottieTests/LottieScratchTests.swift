@@ -79,7 +79,7 @@ struct LottieCapacityTests {
                 drawn += nodes.reduce(0) { $0 + $1.path.elements.count }
                 // The same elements as the reference, and the same numbers: trims measure arc
                 // length with the reference's own breakpoints, whatever the curve.
-                #expect(LottieBatchTests.storesReference(nodes, reference), "file \(k) at frame \(f): \(json)")
+                #expect(LottieBatch.storesReference(nodes, reference), "file \(k) at frame \(f): \(json)")
             }
         }
         #expect(drawn > files * framesPerFile)   // the files draw something: the check is not vacuous

@@ -271,4 +271,27 @@ struct LayerAnimationsTests {
         #expect(near(layer.presentation()?.opacity, 0.5))
         #expect(r.log == ["start"])
     }
+
+    @Test("a waiting animation replaced or removed before its layer joins a context never ran: its delegate is told nothing")
+    func waitingAnimationsDroppedSilently() throws {
+        freshTransactions()
+        let ctx = LayerContext()
+        ctx.tick(at: 1)
+        let layer = Layer()
+        let replaced = Recorder("replaced "), removed = Recorder("removed "), cleared = Recorder("cleared "), kept = Recorder("kept ")
+        try layer.add(opacityFade(duration: 2), forKey: "a", delegate: replaced)
+        try layer.add(opacityFade(duration: 2), forKey: "a", delegate: kept)      // replaces the first, still waiting
+        try layer.add(opacityFade(duration: 2), forKey: "b", delegate: removed)
+        layer.removeAnimation(forKey: "b")
+        let other = Layer()
+        try other.add(opacityFade(duration: 2), forKey: "c", delegate: cleared)
+        other.removeAllAnimations()
+        ctx.rootLayer.addSublayer(layer)
+        ctx.rootLayer.addSublayer(other)
+        ctx.tick(at: 2)
+        ctx.tick(at: 4)
+        #expect(replaced.log.isEmpty && removed.log.isEmpty && cleared.log.isEmpty)
+        #expect(kept.log == ["kept start", "kept stop(true)"], "the one left waiting ran, told once each")
+        #expect(ctx.store.animationCount == 0)
+    }
 }

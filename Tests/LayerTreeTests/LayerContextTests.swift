@@ -114,6 +114,46 @@ struct LayerContextTests {
         #expect(ctx.layerCount == 51)
     }
 
+    /// Removes layers and animations from inside its stop callback (during a tick).
+    final class Remover: AnimationDelegate {
+        var starts = 0, stops = 0
+        let action: () -> Void
+        init(_ action: @escaping () -> Void) { self.action = action }
+        func animationDidStart(_ animation: any Animation) { starts += 1 }
+        func animationDidStop(_ animation: any Animation, finished: Bool) {
+            stops += 1
+            action()
+        }
+    }
+
+    @Test("a delegate that removes layers and animations from its callback during a tick: every animation stops once, the tree and engine end empty")
+    func removalsFromCallbacksDuringATick() throws {
+        let a = Layer(), b = Layer(), c = Layer()
+        let ctx = context(with: a, b, c)
+        // a's animation ends first; its stop removes layer b (cancelling b's two animations) and c's animation.
+        let first = Remover { b.removeFromSuperlayer(); c.removeAnimation(forKey: "fade") }
+        // b's animations, cancelled from inside a's callback, remove a and then b again (a no-op).
+        let second = Remover { a.removeFromSuperlayer() }
+        let third = Remover { b.removeFromSuperlayer(); b.removeAllAnimations() }
+        let fourth = Remover { c.removeFromSuperlayer() }
+        let delegates = [first, second, third, fourth]
+        try a.add(BasicAnimation(keyPath: "opacity", from: 0.0, to: 1.0, duration: 0.5), forKey: "fade", delegate: first)
+        try b.add(BasicAnimation(keyPath: "opacity", from: 0.0, to: 1.0, duration: 5), forKey: "fade", delegate: second)
+        try b.add(BasicAnimation(keyPath: "position", from: Point(x: 0, y: 0), to: Point(x: 9, y: 9), duration: 5),
+                  forKey: "move", delegate: third)
+        try c.add(BasicAnimation(keyPath: "opacity", from: 0.0, to: 1.0, duration: 5), forKey: "fade", delegate: fourth)
+        ctx.tick(at: 0.25)
+        #expect(delegates.allSatisfy { $0.starts == 1 && $0.stops == 0 })
+        ctx.tick(at: 1)   // a finishes: its callback removes b and c's animation
+        #expect(first.stops == 1)
+        ctx.tick(at: 1.1)
+        ctx.tick(at: 1.2)
+        #expect(delegates.map(\.stops) == [1, 1, 1, 1], "each told its stop once")
+        #expect(delegates.allSatisfy { $0.starts == 1 })
+        #expect(a.superlayer == nil && b.superlayer == nil && c.superlayer == nil)
+        #expect(ctx.layerCount == 1 && ctx.store.animationCount == 0 && ctx.store.trackCount == 0)
+    }
+
     @Test("a time that is not finite is ignored")
     func nonFiniteTime() {
         let ctx = context()

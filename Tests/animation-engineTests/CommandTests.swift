@@ -1,3 +1,4 @@
+import CAllocationCounter
 import Foundation
 import Testing
 
@@ -55,6 +56,30 @@ func removeSceneDirectory(_ url: URL) {
 
 @Suite("animation-engine command")
 struct CommandTests {
+    @Test("memory: bytes per slot and track of every kind and per layer; heap back where it started after add/remove and create/remove cycles",
+          .enabled(if: allocation_counter_available() == 1, "the heap in use is measured with glibc's mallinfo2, not under a sanitizer"))
+    func memoryFigures() throws {
+        let result = try run(["memory", "--layers", "300", "--cycles", "3000", "--layer-cycles", "600", "--json"])
+        #expect(result.status == 0, "\(result.error)")
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any])
+        let kinds = try #require(report["kinds"] as? [[String: Any]])
+        #expect(kinds.map { $0["kind"] as? String } == ["basic scalar", "basic point", "basic color", "basic transform",
+                                                        "keyframe scalar (8 values)", "spring scalar", "path (8 elements)"])
+        for kind in kinds {
+            let track = try #require(kind["bytesPerTrack"] as? Double), slot = try #require(kind["bytesPerSlot"] as? Double)
+            #expect(track > 64 && track < 100_000 && slot > 16 && slot < 100_000, "\(kind)")
+        }
+        #expect((report["bytesPerLayer"] as? Double ?? 0) > 64)
+        let cycles = try #require(report["cycles"] as? [[String: Any]])
+        #expect(cycles.count == 3)
+        for run in cycles {
+            #expect(run["returned"] as? Bool == true && (run["difference"] as? Int ?? .max) <= 65_536, "\(run)")
+        }
+        // A bad option is refused as every other command's are.
+        let bad = try run(["memory", "--layers", "0"])
+        #expect(bad.status == 2 && bad.error.contains("--layers"))
+    }
+
     @Test("the executable is built beside the tests")
     func found() {
         #expect(FileManager.default.isExecutableFile(atPath: executable.path), "\(executable.path)")

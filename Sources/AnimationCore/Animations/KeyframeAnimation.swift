@@ -82,6 +82,11 @@ public struct KeyframeAnimation: PropertyAnimation {
     /// Precomputed key times, tangents and arc lengths, rebuilt whenever an input changes.
     private var plan: KeyframePlan
 
+    /// The most keyframes (values, key times, timing functions, path elements, TCB parameters)
+    /// one animation may hold: ``validate()`` refuses more, naming the field. Each compiled
+    /// keyframe costs a few hundred bytes (`animation-engine memory`); the bound is Lottie files'.
+    public static let maximumKeyframeCount = 1_000_000
+
     /// A keyframe animation of `keyPath` with Core Animation's defaults (no values, linear mode).
     public init(keyPath: String) {
         self.keyPath = keyPath
@@ -140,6 +145,14 @@ public struct KeyframeAnimation: PropertyAnimation {
     public func validate() throws {
         try timing.validate()
         if keyPath.isEmpty { throw AnimationError(field: "keyPath", reason: "must not be empty") }
+        // A bound on what one animation may hold (docs/bad-input.md): beyond it an add is refused,
+        // not compiled into columns that grow with every keyframe.
+        for (name, count) in [("values", values?.count ?? 0), ("keyTimes", keyTimes?.count ?? 0),
+                              ("timingFunctions", timingFunctions?.count ?? 0), ("path", path?.elements.count ?? 0),
+                              ("tensionValues", tensionValues?.count ?? 0), ("continuityValues", continuityValues?.count ?? 0),
+                              ("biasValues", biasValues?.count ?? 0)] where count > Self.maximumKeyframeCount {
+            throw AnimationError(field: name, reason: "has \(count) entries (at most \(Self.maximumKeyframeCount))")
+        }
         let count: Int
         if let path {
             do { try path.validate() } catch let error as AnimationError { throw error.prefixed(by: "path") }

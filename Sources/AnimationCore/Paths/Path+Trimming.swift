@@ -15,11 +15,17 @@ extension PathMeasure {
         guard a < b else { return Path() }
         var out = Path()
         var keptFromSubpathStart = false
+        // The subpath a segment belongs to, and the one the output's open subpath continues: a
+        // piece joins the output, and a close closes it, only within the same subpath. (A subpath
+        // of zero length emits nothing; its close must not close the subpath drawn before it.)
+        var subpath = -1, outSubpath = -2
         for (i, segment) in segments.enumerated() {
             let s0 = starts[i], s1 = starts[i + 1]
+            if segment.startsSubpath { subpath += 1 }
             if s1 == s0 {
                 // Zero length: only a close element matters, to keep a whole subpath closed.
-                if segment.isClose && keptFromSubpathStart && s0 >= a && s0 <= b && out.currentPoint == segment.start {
+                if segment.isClose && keptFromSubpathStart && outSubpath == subpath && s0 >= a && s0 <= b
+                    && out.currentPoint == segment.start {
                     out.closeSubpath()
                 }
                 continue
@@ -28,9 +34,10 @@ extension PathMeasure {
             let t0 = s0 >= a ? 0 : parameter(atLocal: a - s0, in: i)
             let t1 = s1 <= b ? 1 : parameter(atLocal: b - s0, in: i)
             let piece = segment.sub(from: t0, to: t1)
-            if out.currentPoint != piece.start || segment.startsSubpath {
+            if out.currentPoint != piece.start || segment.startsSubpath || outSubpath != subpath {
                 out.move(to: piece.start)
                 keptFromSubpathStart = segment.startsSubpath && t0 == 0
+                outSubpath = subpath
             }
             if segment.isClose && t1 == 1 && keptFromSubpathStart {
                 out.closeSubpath()

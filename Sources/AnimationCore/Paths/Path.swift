@@ -135,13 +135,17 @@ public struct Path: Sendable, Hashable {
     /// handles `(4/3)·tan(φ/4)·r`: radial error at most 2.73e-4·r for a 90° piece, and a quarter
     /// circle 1.4e-4 longer than the true one (the standard approximation).
     ///
-    /// A radius of 0 adds only the line or move to the centre. A negative or non-finite radius, or
-    /// non-finite angles, add nothing (Core Graphics treats them as errors).
+    /// A radius of 0 adds only the line or move to the centre. A negative or non-finite radius,
+    /// non-finite angles, or angles whose difference is not finite, add nothing (Core Graphics
+    /// treats them as errors).
     public mutating func addArc(center: Point, radius: Double, startAngle: Double, endAngle: Double,
                                 clockwise: Bool, transform: AffineTransform = .identity) {
         guard radius >= 0, radius.isFinite, startAngle.isFinite, endAngle.isFinite else { return }
         let twoPi = 2 * Double.pi
         var sweep = endAngle - startAngle
+        // Finite angles whose difference overflows (±1e308) have no meaningful sweep: nothing, as
+        // for non-finite angles (found by the path fuzzer: the sweep became NaN).
+        guard sweep.isFinite else { return }
         if clockwise {
             if sweep > 0 { sweep = fmod(sweep, twoPi) - twoPi; if sweep == -twoPi { sweep = 0 } }
             if sweep < -twoPi { sweep = -twoPi }
@@ -161,7 +165,7 @@ public struct Path: Sendable, Hashable {
         }
         let start = point(startAngle)
         if currentPoint == nil { move(to: start, transform: transform) } else { addLine(to: start, transform: transform) }
-        guard radius > 0, sweep != 0 else { return }
+        guard radius > 0, sweep != 0, sweep.isFinite else { return }   // Int(_:) below traps on NaN
         let pieces = max(1, Int((abs(sweep) / (Double.pi / 2) - 1e-9).rounded(.up)))  // exact quarter turns: one piece
         let step = sweep / Double(pieces)
         let handle = 4.0 / 3.0 * tan(step / 4) * radius

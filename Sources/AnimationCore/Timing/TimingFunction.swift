@@ -40,6 +40,12 @@ public struct TimingFunction: Sendable, Hashable, CustomStringConvertible {
     /// 2⁻⁵⁰ even in the worst alternation.
     public static let maximumSolverIterations = 100
 
+    /// The largest |y| a control point may have. Any finite y could be drawn, but the curve's
+    /// power-basis coefficients (up to 19·|y|) overflow near 1e307 and gave NaN from finite input
+    /// (the C-interface fuzzer found it); a billion times the animated range is far past any use,
+    /// and stays finite in the batch engine's Float kernels too.
+    public static let maximumOvershoot = 1e9
+
     // Power-basis coefficients of Bx(s) = ((ax·s + bx)·s + cx)·s and of By, for the curve and for
     // its mirror image (control points (1 − x2, 1 − y2), (1 − x1, 1 − y1)), computed once here.
     private let forward: _CubicCurve
@@ -48,8 +54,9 @@ public struct TimingFunction: Sendable, Hashable, CustomStringConvertible {
     /// Creates a timing function from its two inner control points, like
     /// `CAMediaTimingFunction(controlPoints:_:_:_:)` (semantics §3.1).
     ///
-    /// - Throws: ``AnimationError`` naming `x1`, `y1`, `x2` or `y2` when a value is not finite, or
-    ///   when an x lies outside [0, 1] (the curve would not be a function of time then).
+    /// - Throws: ``AnimationError`` naming `x1`, `y1`, `x2` or `y2` when a value is not finite,
+    ///   when an x lies outside [0, 1] (the curve would not be a function of time then), or when a
+    ///   y lies beyond ±``maximumOvershoot``.
     public init(controlPoints x1: Double, _ y1: Double, _ x2: Double, _ y2: Double) throws {
         try Self.check(x1, "x1", isX: true)
         try Self.check(y1, "y1", isX: false)
@@ -76,6 +83,11 @@ public struct TimingFunction: Sendable, Hashable, CustomStringConvertible {
             throw AnimationError(
                 field: "controlPoints.\(name)",
                 reason: "must be in [0, 1] so that the curve is a function of time (got \(v))")
+        }
+        if !isX && abs(v) > maximumOvershoot {
+            throw AnimationError(
+                field: "controlPoints.\(name)",
+                reason: "must be within ±\(maximumOvershoot) (got \(v))")
         }
     }
 

@@ -240,8 +240,8 @@ public struct DecomposedTransform3D: Sendable, Hashable {
 extension Transform3D {
     /// The transform's parts (semantics §15.3, the "unmatrix" of CSS Transforms 2 in Core
     /// Animation's row-vector layout), or nil when it cannot be decomposed: `m44 == 0`, a
-    /// non-finite element, or a singular upper 3×3 block (a zero scale, for instance). Callers
-    /// then switch discretely (§15.3).
+    /// non-finite element, a singular upper 3×3 block (a zero scale, for instance), or one so
+    /// nearly singular that a part comes out non-finite. Callers then switch discretely (§15.3).
     ///
     /// `decomposed()?.recomposed()` reproduces the matrix to about 1e-15 relative.
     public func decomposed() -> DecomposedTransform3D? {
@@ -294,8 +294,16 @@ extension Transform3D {
             scale = scale * -1
             rows = (rows.0 * -1, rows.1 * -1, rows.2 * -1)
         }
+        let rotation = Quaternion(rows: rows)
+        // Numerically singular: a 3×3 block whose determinant is not exactly 0 but whose
+        // Gram–Schmidt divides by a vanishing row (or a perspective solve that overflows) gives
+        // non-finite parts. That is a decomposition failure too (§15.3: a discrete switch), not
+        // NaN interpolated into every frame.
+        let parts = [translation.x, translation.y, translation.z, scale.x, scale.y, scale.z, skew.x, skew.y, skew.z,
+                     perspective.x, perspective.y, perspective.z, perspective.w, rotation.x, rotation.y, rotation.z, rotation.w]
+        guard parts.allSatisfy(\.isFinite) else { return nil }
         return DecomposedTransform3D(translation: translation, scale: scale, skew: skew,
-                                     perspective: perspective, rotation: Quaternion(rows: rows))
+                                     perspective: perspective, rotation: rotation)
     }
 
     /// The parts used to read and write the field key paths (`transform.scale.x`, …, semantics

@@ -74,7 +74,7 @@ typedef struct ae_timing {
     int32_t additive;
     int32_t cumulative;
     int32_t has_timing_function; /* 0: linear */
-    double timing_function[4];   /* x1, y1, x2, y2 (x in [0, 1]) */
+    double timing_function[4];   /* x1, y1, x2, y2 (x in [0, 1], |y| ≤ 1e9) */
 } ae_timing;
 
 /* Core Animation's defaults: speed 1, removed on completion, linear, everything else 0. */
@@ -217,7 +217,8 @@ ae_status ae_curve_batch_destroy(ae_curve_batch *batch);
 /* outputs[i] = function i at inputs[i] (inputs clamped to [0, 1], NaN gives NaN); count must match. */
 ae_status ae_curve_batch_evaluate(ae_curve_batch *batch, const float *inputs, float *outputs, size_t count, int threads);
 
-/* The scalar reference (AnimationCore, Double precision) for one timing function: for checks. */
+/* The scalar reference (AnimationCore, Double precision) for one timing function: for checks.
+ * x outside [0, 1] is clamped; a NaN or infinite x is refused (AE_ERROR_INVALID_ARGUMENT). */
 ae_status ae_timing_function_value(const double control_points[4], double x, double *out_y);
 
 /* Lottie (Bodymovin) files in the subset L1 (AnimationLottie; lottie-semantics.md).

@@ -1,0 +1,265 @@
+import AnimationBatch
+import AnimationCore
+import AnimationWorkloads
+
+/// Animations decoded from fuzz input: every field of every kind, with edge values where allowed.
+extension FuzzInput {
+    /// Media timing with every field drawn (begin, duration 0 or negative, speed 0 or negative,
+    /// offsets, repeat counts and durations up to ∞, autoreverse, fill mode).
+    public mutating func timing(edges: Bool) -> MediaTiming {
+        var timing = MediaTiming()
+        timing.beginTime = choice(3) == 0 ? 0 : number(scale: 4, edges: edges)
+        timing.duration = choice(4) == 0 ? 0 : number(scale: 5, edges: edges)
+        timing.speed = choice(2) == 0 ? 1 : number(scale: 4, edges: edges)
+        timing.timeOffset = choice(3) == 0 ? 0 : number(scale: 4, edges: edges)
+        switch choice(4) {
+        case 0: timing.repeatCount = number(scale: 4, edges: edges)
+        case 1: timing.repeatDuration = number(scale: 10, edges: edges)
+        case 2: timing.repeatCount = .infinity
+        default: break
+        }
+        timing.autoreverses = bool()
+        timing.fillMode = FillMode.allCases[choice(FillMode.allCases.count)]
+        return timing
+    }
+
+    /// A timing function: a named one, or control points (x outside [0, 1] and non-finite ones
+    /// are refused by the initialiser: then nil, which is linear).
+    public mutating func timingFunction(edges: Bool) -> TimingFunction? {
+        switch choice(4) {
+        case 0: return nil
+        case 1: return TimingFunction(name: TimingFunction.Name.allCases[choice(TimingFunction.Name.allCases.count)])
+        default:
+            return try? TimingFunction(controlPoints: fraction(edges: edges), number(scale: 3, edges: edges),
+                                       fraction(edges: edges), number(scale: 3, edges: edges))
+        }
+    }
+
+    /// A path of up to `maximumElements` builder calls (every `add…` method, with and without a
+    /// transform, singular ones included).
+    public mutating func path(maximumElements: Int, edges: Bool) -> Path {
+        var path = Path()
+        for _ in 0..<int(in: 0...maximumElements) {
+            let transform: AffineTransform = switch choice(6) {
+            case 0: AffineTransform(a: number(scale: 3, edges: edges), b: number(scale: 3, edges: edges),
+                                    c: number(scale: 3, edges: edges), d: number(scale: 3, edges: edges),
+                                    tx: number(edges: edges), ty: number(edges: edges))
+            case 1: AffineTransform(a: 0, b: 0, c: 0, d: 0, tx: 5, ty: 5)   // singular
+            default: .identity
+            }
+            switch choice(12) {
+            case 0, 1: path.move(to: point(edges: edges), transform: transform)
+            case 2, 3: path.addLine(to: point(edges: edges), transform: transform)
+            case 4: path.addQuadCurve(to: point(edges: edges), control: point(edges: edges), transform: transform)
+            case 5, 6: path.addCurve(to: point(edges: edges), control1: point(edges: edges), control2: point(edges: edges),
+                                     transform: transform)
+            case 7: path.closeSubpath()
+            case 8: path.addArc(center: point(edges: edges), radius: number(scale: 50, edges: edges),
+                                startAngle: number(scale: 7, edges: edges), endAngle: number(scale: 7, edges: edges),
+                                clockwise: bool(), transform: transform)
+            case 9: path.addArc(tangent1End: point(edges: edges), tangent2End: point(edges: edges),
+                                radius: number(scale: 50, edges: edges), transform: transform)
+            case 10:
+                let rect = Rect(x: number(edges: edges), y: number(edges: edges), width: number(edges: edges),
+                                height: number(edges: edges))
+                switch choice(3) {
+                case 0: path.addRect(rect, transform: transform)
+                case 1: path.addEllipse(in: rect, transform: transform)
+                default: path.addRoundedRect(in: rect, cornerWidth: number(scale: 30, edges: edges),
+                                             cornerHeight: number(scale: 30, edges: edges), transform: transform)
+                }
+            default:
+                // The path added to itself (bounded: doubling 24 times would be 16 million elements).
+                if path.elements.count <= 64 {
+                    let copy = path
+                    path.addPath(copy, transform: transform)
+                }
+            }
+        }
+        return path
+    }
+
+    /// A keyframe animation of `keyPath` over values of `kind` (or along a path, for points):
+    /// every calculation mode, key times (unsorted, outside [0, 1], of the wrong count), timing
+    /// functions, TCB parameters, rotation modes.
+    public mutating func keyframeAnimation(keyPath: String, kind: ValueKind, edges: Bool) -> KeyframeAnimation {
+        var animation = KeyframeAnimation(keyPath: keyPath)
+        let count = int(in: 0...9)
+        if kind == .point && choice(4) == 0 {
+            animation.path = path(maximumElements: 8, edges: edges)
+            if bool() { animation.rotationMode = RotationMode.allCases[choice(RotationMode.allCases.count)] }
+        } else {
+            animation.values = (0..<count).map { _ in value(of: kind, edges: edges) }
+        }
+        animation.calculationMode = CalculationMode.allCases[choice(CalculationMode.allCases.count)]
+        if bool() {
+            var times: [Double] = []
+            let timeCount = choice(5) == 0 ? int(in: 0...10) : count
+            var last = 0.0
+            for k in 0..<timeCount {
+                // Mostly sorted within [0, 1] (the valid case), sometimes anything.
+                last = choice(5) == 0 ? number(scale: 1, edges: edges) : (k == 0 ? 0 : min(1, last + fraction(edges: false) / 2))
+                times.append(last)
+            }
+            animation.keyTimes = times
+        }
+        if bool() { animation.timingFunctions = (0..<int(in: 0...10)).map { _ in timingFunction(edges: edges) ?? .linear } }
+        if choice(3) == 0 {
+            let tcbCount = choice(4) == 0 ? int(in: 0...10) : count
+            animation.tensionValues = (0..<tcbCount).map { _ in number(scale: 2, edges: edges) }
+            animation.continuityValues = bool() ? (0..<tcbCount).map { _ in number(scale: 2, edges: edges) } : nil
+            animation.biasValues = bool() ? (0..<tcbCount).map { _ in number(scale: 2, edges: edges) } : nil
+        }
+        options(&animation, edges: edges)
+        return animation
+    }
+
+    /// Timing, timing function and the flags every property animation has, drawn in that order.
+    private mutating func options(_ animation: inout some PropertyAnimation, edges: Bool) {
+        animation.timing = timing(edges: edges)
+        animation.timingFunction = timingFunction(edges: edges)
+        animation.isRemovedOnCompletion = bool()
+        animation.isAdditive = bool()
+        animation.isCumulative = bool()
+    }
+
+    /// Any of from / to / by (all three, or none).
+    private mutating func fromToBy(_ kind: ValueKind, edges: Bool) -> (AnimationValue?, AnimationValue?, AnimationValue?) {
+        let from = bool() ? value(of: kind, edges: edges) : nil
+        let to = bool() ? value(of: kind, edges: edges) : nil
+        return (from, to, choice(3) == 0 ? value(of: kind, edges: edges) : nil)
+    }
+
+    /// A basic animation with any of from / to / by (all three, or none, included).
+    public mutating func basicAnimation(keyPath: String, kind: ValueKind, edges: Bool) -> BasicAnimation {
+        var animation = BasicAnimation(keyPath: keyPath)
+        (animation.fromValue, animation.toValue, animation.byValue) = fromToBy(kind, edges: edges)
+        options(&animation, edges: edges)
+        return animation
+    }
+
+    /// A spring animation: mass, stiffness, damping and velocity drawn (zero, negative and edge
+    /// values included).
+    public mutating func springAnimation(keyPath: String, kind: ValueKind, edges: Bool) -> SpringAnimation {
+        var animation = SpringAnimation(keyPath: keyPath)
+        (animation.fromValue, animation.toValue, animation.byValue) = fromToBy(kind, edges: edges)
+        if bool() { animation.mass = abs(number(scale: 5, edges: edges)) }
+        if bool() { animation.stiffness = abs(number(scale: 300, edges: edges)) }
+        if bool() { animation.damping = abs(number(scale: 30, edges: edges)) }
+        if bool() { animation.initialVelocity = number(scale: 10, edges: edges) }
+        animation.allowsOverdamping = bool()
+        animation.timing = timing(edges: edges)
+        animation.isRemovedOnCompletion = bool()
+        animation.isAdditive = bool()
+        return animation
+    }
+}
+
+/// The properties the animation targets draw from, with their kinds.
+let fuzzProperties: [(name: String, kind: ValueKind)] = [
+    ("opacity", .scalar), ("position", .point), ("bounds", .rect), ("backgroundColor", .color),
+    ("transform", .transform), ("cornerRadius", .scalar), ("bounds.size", .size),
+]
+
+/// Target `keyframes`: animations of every kind built from fuzz input (the keyframe constructor
+/// with every calculation mode, TCB, key times and paths; basic; spring; groups of them) on one
+/// layer. Whatever the input: nothing crashes or hangs. When validation accepts the animations
+/// and every number was ordinary: the scalar reference gives finite values, and the batch engine
+/// agrees with it within design.md's precision table at eight times and at NaN and ±∞ (or
+/// matches it a hair away, at a jump: the batch decides in Float).
+public func fuzzKeyframes(_ bytes: [UInt8]) throws {
+    var input = FuzzInput(bytes)
+    let edges = input.bool()
+    var model: [String: AnimationValue] = [:]
+    var animations: [any Animation] = []
+    for _ in 0..<input.int(in: 1...3) {
+        let property = fuzzProperties[input.choice(fuzzProperties.count)]
+        let base = String(property.name.split(separator: ".")[0])
+        let baseKind = fuzzProperties.first { $0.name == base }!.kind
+        if model[base] == nil { model[base] = input.value(of: baseKind, edges: edges) }
+        let animation: any PropertyAnimation = switch input.choice(4) {
+        case 0: input.basicAnimation(keyPath: property.name, kind: property.kind, edges: edges)
+        case 1: input.springAnimation(keyPath: property.name, kind: property.kind, edges: edges)
+        default: input.keyframeAnimation(keyPath: property.name, kind: property.kind, edges: edges)
+        }
+        if input.choice(4) == 0 {
+            var group = AnimationGroup(animations: [animation], duration: input.number(scale: 5, edges: edges))
+            group.timing = input.timing(edges: edges)
+            animations.append(group)
+        } else {
+            animations.append(animation)
+        }
+    }
+    // Eight times from the input, then NaN and ±∞ (which do not make the input unusual: the
+    // engines must agree on them for any animation).
+    let times = (0..<8).map { _ in input.number(scale: 8, edges: edges) } + [.nan, .infinity, -.infinity]
+
+    // Everything the constructors built can be asked for, valid or not.
+    for animation in animations { _ = animation.leaves.map { ($0.animation.valueKind, $0.animation.keyPath) } }
+
+    let store = TrackStore()
+    let layer = LayerID(1)
+    var accepted: [any Animation] = []
+    for (property, value) in model { _ = try? store.setModelValue(value, layer: layer, property: property) }
+    // Both engines get the copy a layer keeps (§1.3, §1.5: durations ≤ 0 resolved, groups'
+    // children included), as every public entry above the store hands it over.
+    for animation in animations {
+        guard let prepared = try? animation.preparedForAdding(layerTime: 0), (try? store.add(prepared, layer: layer)) != nil else { continue }
+        accepted.append(prepared)
+    }
+    // Times jump back and forth: a finished animation must stay to be evaluated again, as in the
+    // reference (which never removes anything).
+    var configuration = FrameEvaluator.Configuration()
+    configuration.reapsFinishedAnimations = false
+    let evaluator = FrameEvaluator(store: store, configuration: configuration)
+    let ordinary = !input.sawUnusual
+    for t in times {
+        evaluator.evaluate(at: t)
+        let reference = ReferenceEvaluator.presentationValues(model: model, animations: accepted, at: t)
+        for (property, expected) in reference {
+            guard let batch = evaluator.value(layer: layer, property: property) else {
+                throw FuzzFailure("\(property): no slot in the batch engine")
+            }
+            guard ordinary else { continue }
+            // Values past Float's range (repeated transforms can reach 1e80 from ordinary input)
+            // are outside what the batch holds (design.md: single precision); not compared.
+            guard PrecisionTable.magnitude(expected) <= Double(Float.greatestFiniteMagnitude) / 16 else { continue }
+            try check(expected.components.allSatisfy(\.isFinite),
+                      "\(property) at t = \(t): the reference gives \(expected) from ordinary input; model \(model), animations \(accepted)")
+            let tolerance = PrecisionTable.tolerance(property: property, model: model[property], animations: accepted,
+                                                     reference: expected)
+            if PrecisionTable.maxDifference(batch, expected) <= tolerance { continue }
+            let nearJump = [1e-6, -1e-6, 1e-5, -1e-5, 1e-4, -1e-4].contains { delta in
+                let nearby = ReferenceEvaluator.presentationValues(model: model, animations: accepted, at: t + delta)[property]!
+                return PrecisionTable.maxDifference(batch, nearby) <= tolerance
+            }
+            // The batch's documented bound for discrete keys (KeyframeBatch): a switch may happen
+            // one Float ulp of progress before or after the reference's. A key at progress 1 that
+            // coincides with an iteration's end shows for no time at all in the reference, so no
+            // nearby time finds it: the reference with every discrete key time moved one Float ulp
+            // does.
+            let earlySwitch = !nearJump && [-1, 1].contains { direction in
+                let shifted = accepted.map { shiftingDiscreteKeyTimes($0, by: direction) }
+                let value = ReferenceEvaluator.presentationValues(model: model, animations: shifted, at: t)[property]!
+                return PrecisionTable.maxDifference(batch, value) <= tolerance
+            }
+            try check(nearJump || earlySwitch, "\(property) at t = \(t): batch \(batch), reference \(expected), tolerance \(tolerance); "
+                      + "model \(model), animations \(accepted)")
+        }
+    }
+}
+
+/// `animation` with the key times of its discrete keyframe animations (its own, or its group's
+/// children's) moved one Float ulp down (`direction` −1) or up (+1).
+func shiftingDiscreteKeyTimes(_ animation: any Animation, by direction: Int) -> any Animation {
+    if var group = animation as? AnimationGroup {
+        group.animations = group.animations.map { shiftingDiscreteKeyTimes($0, by: direction) }
+        return group
+    }
+    guard var keyframes = animation as? KeyframeAnimation, keyframes.calculationMode == .discrete else { return animation }
+    keyframes.keyTimes = keyframes.effectiveKeyTimes.map { t in
+        let single = Float(t)
+        return Double(direction < 0 ? single.nextDown : single.nextUp)
+    }
+    return keyframes
+}

@@ -1,0 +1,83 @@
+import AnimationBatch
+import AnimationCore
+import AnimationLottie
+import AnimationScene
+import AnimationWorkloads
+
+/// Whether every number in a JSON document is ordinary (0, or a magnitude within [1e-6, 1e6]):
+/// the checks of agreement and finiteness hold for such files.
+func isOrdinary(_ json: JSON) -> Bool {
+    switch json {
+    case .number(let x): x == 0 || (abs(x) >= 1e-6 && abs(x) <= 1e6)
+    case .array(let items): items.allSatisfy(isOrdinary)
+    case .object(let members): members.allSatisfy { isOrdinary($0.value) }
+    default: true
+    }
+}
+
+/// Target `scene`: the bytes as a scene file (docs/scene-format.md). Whatever the text:
+/// decoding either gives a scene or throws a `SceneError` (nothing crashes or hangs). A scene
+/// that decodes is drawn as SVG and evaluated by both engines at six times; for a file whose numbers are ordinary
+/// the batch engine agrees with the scalar reference within design.md's precision table (or
+/// matches it a hair away, at a jump), and the reference's values are finite.
+public func fuzzScene(_ bytes: [UInt8]) throws {
+    guard bytes.count <= 1 << 16 else { return }   // libFuzzer's -max_len keeps inputs small anyway
+    let text = String(decoding: bytes, as: UTF8.self)
+    guard let json = try? JSON.parse(text), let scene = try? SceneDecoder.decode(json) else { return }
+    guard let evaluation = try? SceneEvaluation(scene) else { return }
+    let ordinary = isOrdinary(json)
+    let times = [-0.5, 0, 0.3, 1.1, 2.5, 7.0]
+    let renderer = SceneRenderer(evaluation)   // `render`: any value, finite or not, becomes SVG text
+    _ = renderer.svg(at: 0.3, engine: .reference)
+    for t in times {
+        let batch = evaluation.frame(at: t, engine: .batch)
+        let reference = evaluation.frame(at: t, engine: .reference)
+        try check(batch.layers.count == reference.layers.count, "layer counts differ at \(t)")
+        guard ordinary else { continue }
+        for (layer, (b, r)) in zip(evaluation.layers, zip(batch.layers, reference.layers)) {
+            for ((keyPath, value), (_, expected)) in zip(b.values, r.values) {
+                try check(expected.components.allSatisfy(\.isFinite), "\(r.id) \(keyPath) at \(t): reference \(expected)")
+                let property = AnimationKeyPath.split(keyPath).property
+                let tolerance = PrecisionTable.tolerance(property: property, model: layer.model[property],
+                                                         animations: layer.animations, reference: expected)
+                if PrecisionTable.maxDifference(value, expected) <= tolerance { continue }
+                let nearJump = [1e-6, -1e-6, 1e-5, -1e-5, 1e-4, -1e-4].contains { delta in
+                    let nearby = evaluation.frame(at: t + delta, engine: .reference)
+                    guard let row = nearby.layers.first(where: { $0.id == r.id }),
+                          let other = row.values.first(where: { $0.keyPath == keyPath }) else { return false }
+                    return PrecisionTable.maxDifference(value, other.value) <= tolerance
+                }
+                try check(nearJump, "\(r.id) \(keyPath) at \(t): batch \(value), reference \(expected), tolerance \(tolerance)")
+            }
+        }
+    }
+}
+
+/// Target `lottie`: the bytes as a Lottie file (the reader is lenient when the first byte is odd).
+/// Whatever the text: reading either gives an animation or throws a `LottieError`. A file that
+/// reads is drawn as SVG and by the reference at four frames and by a `LottieBatch` of four instances at
+/// the same frames: the batch stays within the buffers it sized (no element dropped) and, for a
+/// file whose numbers are ordinary, draws the reference's nodes stored in single precision
+/// (`LottieBatch.storesReference(_:_:)`).
+public func fuzzLottie(_ bytes: [UInt8]) throws {
+    guard bytes.count <= 1 << 16 else { return }
+    let text = String(decoding: bytes, as: UTF8.self)
+    guard let animation = try? LottieAnimation(json: text, lenient: bytes.first.map { $0 & 1 == 1 } ?? false) else { return }
+    guard let program = try? LottieProgram(animation, size: 128) else { return }
+    let span = animation.outPoint - animation.inPoint
+    let frames = [animation.inPoint, animation.inPoint + span / 3, animation.inPoint + span * 0.71, animation.outPoint - 0.5]
+    let batch = LottieBatch(maximumThreads: 1)
+    guard let instances = try? batch.add(program, count: frames.count) else { return }
+    for (i, f) in zip(instances, frames) { batch.setFrame(f, of: i) }
+    batch.tick()
+    try check(batch.overflowCount == 0, "the batch dropped elements (\(batch.overflowCount))")
+    // Numbers past what single precision holds (a position of 1e117) give infinities and NaN in
+    // the batch's Float arithmetic: the bit-for-bit rule is for files whose numbers are ordinary.
+    let ordinary = (try? JSON.parse(text)).map(isOrdinary) ?? false
+    for (i, f) in zip(instances, frames) {
+        _ = animation.svg(atFrame: f, size: 128)   // `lottie render`: any node, finite or not, becomes text
+        guard ordinary else { continue }
+        let reference = animation.nodes(atFrame: f, size: 128)
+        try check(LottieBatch.storesReference(batch.nodes(of: i), reference), "frame \(f): the batch differs from the reference")
+    }
+}

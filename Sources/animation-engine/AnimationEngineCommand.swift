@@ -1,0 +1,819 @@
+// The animation-engine command: bench (the main job), evaluate, render, plot. A thin adapter over AnimationScene,
+// AnimationBatch and AnimationWorkloads; every number it prints comes from those libraries.
+import AnimationBatch
+import AnimationCore
+import AnimationScene
+import AnimationWorkloads
+import ArgumentParser
+import CAllocationCounter
+import Foundation
+import LayerTree
+import LayerTreeSeeds
+import AnimationLottie
+
+@main
+struct AnimationEngineCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "animation-engine",
+        abstract: "Core Animation's animation model, evaluated in bulk.",
+        subcommands: [Bench.self, Evaluate.self, Render.self, Plot.self, Demo.self, Lottie.self, Memory.self],
+        defaultSubcommand: Bench.self
+    )
+
+    /// Like ArgumentParser's own entry point, but every kind of bad input — a wrong option as much
+    /// as a wrong scene file — exits with code 2 and one message (help still exits 0).
+    static func main() {
+        do {
+            var command = try parseAsRoot()
+            try command.run()
+        } catch let code as ExitCode {
+            Foundation.exit(code.rawValue)
+        } catch {
+            let status = exitCode(for: error)
+            if status == .success {
+                exit(withError: error)   // --help, --version
+            }
+            printError(fullMessage(for: error))
+            Foundation.exit(2)
+        }
+    }
+}
+
+/// Writes to standard error (progress, messages): standard output carries only results.
+func printError(_ s: String, terminator: String = "\n") {
+    FileHandle.standardError.write((s + terminator).data(using: .utf8)!)
+}
+
+/// Fails with exit code 2 and one message (never a stack trace, never partial output).
+func fail(_ message: String) -> ExitCode {
+    printError("error: \(message)")
+    return ExitCode(2)
+}
+
+/// Reads and decodes a scene file, or fails naming the problem.
+func loadScene(_ path: String) throws -> Scene {
+    guard let data = FileManager.default.contents(atPath: path) else { throw fail("cannot read '\(path)'") }
+    guard let text = String(data: data, encoding: .utf8) else { throw fail("'\(path)' is not UTF-8 text") }
+    do {
+        return try SceneDecoder.decode(text)
+    } catch let error as SceneError {
+        throw fail("\(path): \(error)")
+    }
+}
+
+/// A progress bar on standard error, when it is a terminal.
+struct ProgressBar {
+    let label: String
+    let enabled = isatty(2) != 0
+    func update(_ fraction: Double) {
+        guard enabled else { return }
+        let width = 30, filled = Int((fraction * Double(width)).rounded(.down))
+        printError("\r\(label) [" + String(repeating: "#", count: filled) + String(repeating: ".", count: width - filled)
+                   + String(format: "] %3.0f%%", fraction * 100), terminator: "")
+        if fraction >= 1 { printError("") }
+    }
+}
+
+struct Bench: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Measure frames: W2 of design.md (100,000 mixed animated properties) or a scene file.",
+        discussion: """
+        Builds the track store, runs frames at 60 Hz on the batch engine and prints frame times,
+        evaluations per second, allocations per frame, the threads and build flags used, and the
+        speed-up over the scalar reference with the largest deviation from it (as a fraction of the
+        precision table of design.md: within the contract when ≤ 1), measured on a sample in the
+        same run. Build with `-Xcc -march=native` for this CPU's vector extensions.
+        """
+    )
+
+    @Argument(help: "A scene file to measure instead of the built-in workload.")
+    var sceneFile: String?
+
+    @Option(help: "The built-in scene: w2 (mixed animated properties) or seeds (W3: layers of the five seed kinds).")
+    var scene: String = "w2"
+
+    @Option(help: "Animated properties of W2.")
+    var properties: Int = 100_000
+
+    @Option(help: "Layers of W3 (--scene seeds).")
+    var layers: Int = 10_000
+
+    @Option(help: "Frames to time.")
+    var frames: Int = 120
+
+    @Option(help: "Threads (default: one per processor).")
+    var threads: Int?
+
+    @Flag(help: "Print one JSON object, and nothing else, on standard output.")
+    var json = false
+
+    func validate() throws {
+        guard properties > 0 && properties <= 50_000_000 else { throw ValidationError("--properties must be in 1…50,000,000") }
+        guard frames > 0 && frames <= 100_000 else { throw ValidationError("--frames must be in 1…100,000") }
+        guard layers > 0 && layers <= 10_000_000 else { throw ValidationError("--layers must be in 1…10,000,000") }
+        if let threads, threads < 1 || threads > 1024 { throw ValidationError("--threads must be in 1…1024") }
+        guard ["w2", "seeds"].contains(scene) else { throw ValidationError("--scene must be w2 or seeds") }
+    }
+
+    func run() throws {
+        let processors = ProcessInfo.processInfo.activeProcessorCount
+        let threadCount = threads ?? processors
+        let counter: ((() -> Void) -> Int)? = allocation_counter_available() == 1 ? { body in
+            allocation_counter_start()
+            body()
+            return allocation_counter_stop()
+        } : nil
+
+        let store: TrackStore
+        let layerCount: Int
+        let referenceSample: (FrameEvaluator) -> ReferenceFigures
+        var tree: LayerContext?
+        if let sceneFile {
+            let scene = try loadScene(sceneFile)
+            let evaluation = try SceneEvaluation(scene)
+            store = evaluation.store
+            layerCount = evaluation.layers.count
+            referenceSample = { _ in Self.reference(evaluation, frames: frames) }
+        } else if scene == "seeds" {
+            // W3 through LayerTree: a layer tree whose ticks drive the engine.
+            let bar = ProgressBar(label: "building W3")
+            let context = try SeedTree.make(layers: layers)
+            bar.update(0.8)
+            // The reference judges the same animations on the scene's first 500 layers.
+            let sample = try SceneEvaluation(try SeedScene.make(layers: min(layers, 500)))
+            bar.update(1)
+            tree = context
+            store = context.store
+            layerCount = context.layerCount - 1
+            referenceSample = { _ in Self.reference(sample, frames: frames, sampleLayers: 500) }
+        } else {
+            let bar = ProgressBar(label: "building W2")
+            let workload = W2Workload(properties: properties) { bar.update($0 / 2) }
+            store = try workload.makeStore { bar.update(0.5 + $0 / 2) }
+            bar.update(1)
+            layerCount = workload.layers.count
+            referenceSample = { evaluator in
+                Measure.reference(workload, evaluator: evaluator, frames: min(frames, 120), sample: 2_000)
+            }
+        }
+        let evaluator = tree?.evaluator ?? FrameEvaluator(store: store)
+        let figures = Measure.frames(evaluator, frames: frames, threads: threadCount, countAllocations: counter)
+        // End to end: frames followed by a bulk read of every presentation value (what a host
+        // does), alternating with frames alone in the same run.
+        let reads = Measure.reads(evaluator, frames: frames, threads: threadCount)
+        let ticks = tree.map { LayerTreeMeasure.ticks($0, frames: frames, threads: threadCount, countAllocations: counter) }
+        let reference = referenceSample(evaluator)
+        let referenceFrame = reference.nanosecondsPerProperty * Double(store.trackCount) / 1e9
+        let speedup = referenceFrame / figures.frames.p50Seconds
+
+        if json {
+            let object: JSON = .object([
+                ("layers", .number(Double(layerCount))),
+                ("properties", .number(Double(store.trackCount))),
+                ("frames", .number(Double(frames))),
+                ("threads", .number(Double(threadCount))),
+                ("processors", .number(Double(processors))),
+                ("buildFlags", .string(BuildInfo.summary)),
+                ("frameTimeP50Seconds", .number(figures.frames.p50Seconds)),
+                ("frameTimeP99Seconds", .number(figures.frames.p99Seconds)),
+                ("frameTimeMinSeconds", .number(figures.frames.minSeconds)),
+                ("evaluationsPerSecond", .number(figures.evaluationsPerSecond)),
+                ("allocationsPerFrame", figures.allocationsPerFrame.map { .number($0) } ?? .null),
+                ("endToEndP50Seconds", .number(reads.endToEnd.p50Seconds)),
+                ("frameAloneP50Seconds", .number(reads.frameAlone.p50Seconds)),
+                ("bulkReadNanosecondsPerValue", .number(reads.bulkNanosecondsPerValue)),
+                ("referenceSecondsPerFrame", .number(referenceFrame)),
+                ("speedupOverReference", .number(speedup)),
+                ("maxErrorVsReference", .number(reference.maximumErrorOfTolerance)),
+                ("referenceSampleProperties", .number(Double(reference.sampleProperties))),
+            ] + (ticks.map { t in [
+                ("tickEndToEndP50Seconds", .number(t.tickEndToEnd.p50Seconds)),
+                ("engineEndToEndP50Seconds", .number(t.engineEndToEnd.p50Seconds)),
+                ("tickOverEngine", .number(t.tickOverEngine)),
+                ("churnTickP50Seconds", .number(t.churnTickEndToEnd.p50Seconds)),
+                ("quietTickP50Seconds", .number(t.quietTickEndToEnd.p50Seconds)),
+                ("churnOverQuiet", .number(t.churnOverQuiet)),
+                ("layersChangedPerChurnTick", .number(Double(t.changedPerChurnTick))),
+                ("allocationsPerTick", t.allocationsPerTick.map { .number($0) } ?? .null),
+            ] } ?? []))
+            print(object.prettyText)
+            return
+        }
+        let rows: [(String, String)] = [
+            ("scene", sceneFile ?? (scene == "seeds" ? "W3 (design.md): \(layerCount) layers of the five seed kinds, a LayerTree"
+                                                      : "W2 (design.md), \(store.trackCount) animated properties")),
+            ("layers / properties", "\(layerCount) / \(store.trackCount)"),
+            ("frames", "\(frames) at 60 Hz"),
+            ("threads", "\(threadCount) of \(processors) processors"),
+            ("build", BuildInfo.summary),
+            ("frame time p50", String(format: "%.3f ms", figures.frames.p50Seconds * 1e3)),
+            ("frame time p99", String(format: "%.3f ms", figures.frames.p99Seconds * 1e3)),
+            ("frame time min", String(format: "%.3f ms", figures.frames.minSeconds * 1e3)),
+            ("evaluations / s", String(format: "%.1f M", figures.evaluationsPerSecond / 1e6)),
+            ("allocations / frame", figures.allocationsPerFrame.map { String(format: "%.2f", $0) } ?? "not counted here"),
+            ("frame + bulk read p50", String(format: "%.3f ms (frames alone %.3f ms in the same run; %.2f ns per value read)",
+                                             reads.endToEnd.p50Seconds * 1e3, reads.frameAlone.p50Seconds * 1e3,
+                                             reads.bulkNanosecondsPerValue)),
+            ("scalar reference", String(format: "%.0f ns per property → %.1f ms per frame (sample of %d)",
+                                        reference.nanosecondsPerProperty, referenceFrame * 1e3, reference.sampleProperties)),
+            ("speed-up over reference", String(format: "%.1f×", speedup)),
+            ("max error vs reference", String(format: "%.3f of the precision table", reference.maximumErrorOfTolerance)),
+        ] + (ticks.map { t in [
+            ("LayerContext.tick + bulk read p50", String(format: "%.3f ms (the engine's frame + bulk read %.3f ms, same store, alternating: %.2f×)",
+                                                        t.tickEndToEnd.p50Seconds * 1e3, t.engineEndToEnd.p50Seconds * 1e3, t.tickOverEngine)),
+            ("tick after 1 % changed p50", String(format: "%.3f ms (%d layers given an implicit animation; quiet ticks %.3f ms: %.2f×)",
+                                                  t.churnTickEndToEnd.p50Seconds * 1e3, t.changedPerChurnTick,
+                                                  t.quietTickEndToEnd.p50Seconds * 1e3, t.churnOverQuiet)),
+            ("allocations / tick", t.allocationsPerTick.map { String(format: "%.2f", $0) } ?? "not counted here"),
+        ] } ?? [])
+        let width = rows.map(\.0.count).max() ?? 0
+        for (name, value) in rows { print(name.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + value) }
+    }
+
+    /// The scalar reference on a scene (on its first `sampleLayers` layers when given): its speed,
+    /// and the batch's largest deviation from it.
+    static func reference(_ evaluation: SceneEvaluation, frames: Int, sampleLayers: Int? = nil) -> ReferenceFigures {
+        let times = W2Workload.frameTimes(min(frames, 120))
+        let sample = 0..<min(sampleLayers ?? evaluation.layers.count, evaluation.layers.count)
+        var properties = 0
+        let start = DispatchTime.now().uptimeNanoseconds
+        for t in times {
+            properties += evaluation.frame(at: t, engine: .reference, layers: sample).layers.reduce(0) { $0 + $1.values.count }
+        }
+        let perProperty = Double(DispatchTime.now().uptimeNanoseconds - start) / Double(max(properties, 1))
+        var worst = 0.0, worstOfTolerance = 0.0
+        for t in times {
+            let batch = evaluation.frame(at: t, engine: .batch, layers: sample)
+            let reference = evaluation.frame(at: t, engine: .reference, layers: sample)
+            for (layer, (b, r)) in zip(evaluation.layers[sample], zip(batch.layers, reference.layers)) {
+                for (x, y) in zip(b.values, r.values) {
+                    let difference = PrecisionTable.maxDifference(x.value, y.value)
+                    worst = max(worst, difference / (1 + PrecisionTable.magnitude(y.value)))
+                    let tolerance = PrecisionTable.tolerance(property: x.keyPath, model: layer.modelValue(x.keyPath),
+                                                             animations: layer.animations, reference: y.value)
+                    worstOfTolerance = max(worstOfTolerance, difference / tolerance)
+                }
+            }
+        }
+        return ReferenceFigures(sampleProperties: properties / max(times.count, 1), nanosecondsPerProperty: perProperty,
+                                maximumRelativeError: worst, maximumErrorOfTolerance: worstOfTolerance)
+    }
+}
+
+struct Evaluate: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Print a scene's presentation values at given times.",
+        discussion: """
+        Every property a layer sets or animates, per layer per time, as
+        {"frames": [{"time": t, "layers": {"id": {"keyPath": value, …}}}]} or as CSV rows
+        time,layer,property,value (one number per row: position.x, backgroundColor.red, …).
+        Both engines agree within the precision table of design.md.
+        """
+    )
+
+    @Argument(help: "The scene file (docs/scene-format.md).")
+    var sceneFile: String
+
+    @Option(help: "Comma-separated times in seconds.")
+    var times: String?
+
+    @Option(help: "Frames per second (with --duration).")
+    var fps: Double?
+
+    @Option(help: "Seconds to cover from 0 (with --fps).")
+    var duration: Double?
+
+    @Option(help: "json or csv.")
+    var format: String = "json"
+
+    @Option(help: "batch (the SIMD engine) or reference (the scalar reference evaluator).")
+    var engine: String = "batch"
+
+    func validate() throws {
+        guard ["json", "csv"].contains(format) else { throw ValidationError("--format must be json or csv") }
+        guard SceneEngine(rawValue: engine) != nil else { throw ValidationError("--engine must be batch or reference") }
+        switch (times, fps, duration) {
+        case (.some, nil, nil): break
+        case (nil, .some(let f), .some(let d)):
+            guard f.isFinite && f > 0 && f <= 10_000 else { throw ValidationError("--fps must be in (0, 10,000]") }
+            guard d.isFinite && d >= 0 && f * d <= 1_000_000 else { throw ValidationError("--duration must be ≥ 0, at most 1,000,000 frames in all") }
+        default: throw ValidationError("give --times, or --fps with --duration")
+        }
+    }
+
+    /// The requested times.
+    func requestedTimes() throws -> [Double] {
+        if let times {
+            return try times.split(separator: ",", omittingEmptySubsequences: false).map { piece in
+                let text = piece.trimmingCharacters(in: .whitespaces)
+                guard let t = Double(text), t.isFinite else { throw fail("--times: '\(text)' is not a finite number of seconds") }
+                return t
+            }
+        }
+        return animation_engine.frameTimes(fps: fps!, duration: duration!)
+    }
+
+    func run() throws {
+        let scene = try loadScene(sceneFile)
+        let timeList = try requestedTimes()
+        let evaluation = try SceneEvaluation(scene)
+        let engine = SceneEngine(rawValue: engine)!
+        let frames = timeList.map { evaluation.frame(at: $0, engine: engine) }
+        // Everything is formed before anything is written: a failure never leaves partial output.
+        let output: String
+        if format == "json" {
+            output = JSON.object([("frames", .array(frames.map(\.json)))]).prettyText
+        } else {
+            output = ([CSV.header] + frames.flatMap(\.csvRows)).joined(separator: "\n")
+        }
+        print(output)
+    }
+}
+
+/// Writes `text` to `path` whole or not at all (a temporary file beside it, then a rename).
+func writeAtomically(_ text: String, to path: String) throws {
+    let url = URL(fileURLWithPath: path)
+    let temporary = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).\(getpid()).tmp")
+    do {
+        try Data(text.utf8).write(to: temporary)
+        // rename(2) replaces an existing file atomically.
+        guard rename(temporary.path, url.path) == 0 else {
+            throw CocoaError(.fileWriteUnknown, userInfo: [NSLocalizedDescriptionKey: String(cString: strerror(errno))])
+        }
+    } catch {
+        try? FileManager.default.removeItem(at: temporary)
+        throw fail("cannot write '\(path)': \(error.localizedDescription)")
+    }
+}
+
+/// Frame times from 0: `fps` frames a second over `duration` seconds, both ends included.
+func frameTimes(fps: Double, duration: Double) -> [Double] {
+    let count = Int((duration * fps + 1e-9).rounded(.down)) + 1
+    return (0..<count).map { Double($0) / fps }
+}
+
+/// Parses `WIDTHxHEIGHT`.
+func parseSize(_ text: String?) throws -> Size? {
+    guard let text else { return nil }
+    let parts = text.lowercased().split(separator: "x", omittingEmptySubsequences: false)
+    guard parts.count == 2, let w = Double(parts[0]), let h = Double(parts[1]), w.isFinite, h.isFinite,
+          w >= 1, h >= 1, w <= 16384, h <= 16384 else {
+        throw fail("--size: '\(text)' is not WIDTHxHEIGHT with each in 1…16384")
+    }
+    return Size(width: w, height: h)
+}
+
+struct Render: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Draw a scene as SVG: one frame, or a sequence of frames with an index.html that plays them.",
+        discussion: """
+        Shape layers and plain layers are drawn from their presentation values: position, bounds,
+        anchorPoint, transform (orthographic), opacity, backgroundColor, cornerRadius, border,
+        shadow, zPosition, sublayerTransform; a shape's path filled with fillColor and stroked with
+        strokeColor at lineWidth, trimmed to strokeStart…strokeEnd. The canvas holds every
+        top-level layer's frame unless --size is given.
+          render SCENE --at 0.5 -o frame.svg
+          render SCENE --fps 30 --duration 2 -o frames/
+        """
+    )
+
+    @Argument(help: "The scene file (docs/scene-format.md).")
+    var sceneFile: String
+
+    @Option(help: "The scene time of a single frame, in seconds.")
+    var at: Double?
+
+    @Option(help: "Frames per second of a sequence (with --duration).")
+    var fps: Double?
+
+    @Option(help: "Seconds a sequence covers from 0 (with --fps).")
+    var duration: Double?
+
+    @Option(name: .shortAndLong, help: "The SVG file (--at; standard output if omitted) or the directory (--fps).")
+    var output: String?
+
+    @Option(help: "The canvas as WIDTHxHEIGHT (default: fits the top-level layers).")
+    var size: String?
+
+    @Option(help: "batch (the SIMD engine) or reference (the scalar reference evaluator).")
+    var engine: String = "batch"
+
+    func validate() throws {
+        guard SceneEngine(rawValue: engine) != nil else { throw ValidationError("--engine must be batch or reference") }
+        switch (at, fps, duration) {
+        case (.some(let t), nil, nil):
+            guard t.isFinite else { throw ValidationError("--at must be a finite number of seconds") }
+        case (nil, .some(let f), .some(let d)):
+            guard f.isFinite && f > 0 && f <= 1000 else { throw ValidationError("--fps must be in (0, 1000]") }
+            guard d.isFinite && d >= 0 && f * d <= 10_000 else { throw ValidationError("--duration must be ≥ 0, at most 10,000 frames in all") }
+            guard output != nil else { throw ValidationError("a sequence needs -o DIRECTORY") }
+        default: throw ValidationError("give --at, or --fps with --duration")
+        }
+    }
+
+    func run() throws {
+        let scene = try loadScene(sceneFile)
+        let canvas = try parseSize(size)
+        let renderer = SceneRenderer(try SceneEvaluation(scene), size: canvas)
+        let engine = SceneEngine(rawValue: engine)!
+        if let at {
+            let svg = renderer.svg(at: at, engine: engine)
+            if let output { try writeAtomically(svg, to: output) } else { print(svg, terminator: "") }
+            return
+        }
+        // Every frame is drawn before anything is written.
+        let times = frameTimes(fps: fps!, duration: duration!)
+        let names = times.indices.map { String(format: "frame-%05d.svg", $0) }
+        let documents = times.map { renderer.svg(at: $0, engine: engine) }
+        let directory = output!
+        do {
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        } catch {
+            throw fail("cannot create '\(directory)': \(error.localizedDescription)")
+        }
+        for (name, svg) in zip(names, documents) { try writeAtomically(svg, to: directory + "/" + name) }
+        try writeAtomically(SceneRenderer.indexHTML(frames: names, fps: fps!, size: renderer.size,
+                                                    title: URL(fileURLWithPath: sceneFile).lastPathComponent),
+                            to: directory + "/index.html")
+        printError("wrote \(names.count) frames and index.html to \(directory)")
+    }
+}
+
+struct Plot: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Draw SVG charts: timing functions side by side, or properties of a scene over time.",
+        discussion: """
+          plot --timing easeIn --timing easeOut --timing 0.68,-0.55,0.27,1.55 -o curves.svg
+          plot SCENE --layer ring --property strokeEnd --property position.x -o ring.svg
+        With neither a scene nor --timing it draws the five named timing functions. A scene
+        property is one chart per --property, one line per component; the time axis covers the
+        layer's animations (--duration to choose).
+        """
+    )
+
+    @Argument(help: "A scene file whose properties to plot.")
+    var sceneFile: String?
+
+    @Option(help: "A timing function: linear, easeIn, easeOut, easeInEaseOut, default, or x1,y1,x2,y2 (repeatable).")
+    var timing: [String] = []
+
+    @Option(help: "The layer whose properties to plot.")
+    var layer: String?
+
+    @Option(help: "A property (or component: position.y) of --layer (repeatable).")
+    var property: [String] = []
+
+    @Option(help: "Seconds to cover from 0 (default: until the layer's animations end).")
+    var duration: Double?
+
+    @Option(help: "Samples per second.")
+    var fps: Double = 120
+
+    @Option(help: "batch (the SIMD engine) or reference (the scalar reference evaluator).")
+    var engine: String = "batch"
+
+    @Option(name: .shortAndLong, help: "The SVG file (standard output if omitted).")
+    var output: String?
+
+    func validate() throws {
+        guard SceneEngine(rawValue: engine) != nil else { throw ValidationError("--engine must be batch or reference") }
+        guard fps.isFinite && fps > 0 && fps <= 10_000 else { throw ValidationError("--fps must be in (0, 10,000]") }
+        if let duration, !(duration.isFinite && duration > 0 && duration * fps <= 1_000_000) {
+            throw ValidationError("--duration must be > 0, at most 1,000,000 samples in all")
+        }
+        if sceneFile != nil {
+            guard timing.isEmpty else { throw ValidationError("give a scene or --timing, not both") }
+            guard layer != nil, !property.isEmpty else { throw ValidationError("a scene plot needs --layer and at least one --property") }
+        } else if layer != nil || !property.isEmpty {
+            throw ValidationError("--layer and --property need a scene file")
+        }
+    }
+
+    /// A timing function from its name or four control-point numbers.
+    static func timingFunction(_ text: String) throws -> TimingFunction {
+        if let name = TimingFunction.Name(rawValue: text) { return TimingFunction(name: name) }
+        let numbers = text.split(separator: ",", omittingEmptySubsequences: false).map { Double($0.trimmingCharacters(in: .whitespaces)) }
+        guard numbers.count == 4, numbers.allSatisfy({ $0 != nil }) else {
+            throw fail("--timing: '\(text)' is not \(TimingFunction.Name.allCases.map(\.rawValue).joined(separator: ", ")) or x1,y1,x2,y2")
+        }
+        do {
+            return try TimingFunction(controlPoints: numbers[0]!, numbers[1]!, numbers[2]!, numbers[3]!)
+        } catch let error as AnimationError {
+            throw fail("--timing '\(text)': \(error)")
+        }
+    }
+
+    func run() throws {
+        let svg: String
+        if let sceneFile {
+            let evaluation = try SceneEvaluation(try loadScene(sceneFile))
+            let engine = SceneEngine(rawValue: engine)!
+            do {
+                let span = try duration ?? evaluation.plotDuration(layer: layer!)
+                let times = frameTimes(fps: fps, duration: span)
+                let charts = try property.map { name in
+                    SVGChart(title: "\(layer!).\(name)", xLabel: "scene time (s)", yLabel: name,
+                             series: try evaluation.series(layer: layer!, property: name, times: times, engine: engine))
+                }
+                svg = SVGChart.grid(charts, columns: min(charts.count, 2))
+            } catch let error as SceneError {
+                throw fail("\(sceneFile): \(error.path == "layer" ? "--layer" : "--property"): \(error.reason)")
+            }
+        } else {
+            let functions = timing.isEmpty ? TimingFunction.Name.allCases.map { TimingFunction(name: $0) }
+                                           : try timing.map(Self.timingFunction)
+            svg = SVGChart.grid(functions.map { SVGChart.timingFunction($0) }, columns: min(functions.count, 5))
+        }
+        if let output { try writeAtomically(svg, to: output) } else { print(svg, terminator: "") }
+    }
+}
+
+struct Demo: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Run a seed article as a LayerTree program and write its frames as SVG with an index.html that plays them.",
+        discussion: """
+        Seeds: \(Seeds.all.map { "\($0.name) (\($0.title))" }.joined(separator: "; ")).
+        Each frame is drawn from the layers' presentation values after a tick; the program's log
+        (delegate callbacks, completion blocks, presentation reads) is printed and written to log.txt.
+        """
+    )
+
+    @Argument(help: "The seed: progress-ring, transactions, border, ring-did-stop or arc-flight.")
+    var seed: String
+
+    @Option(name: .shortAndLong, help: "The directory for the frames and index.html (default: demo-<seed>).")
+    var output: String?
+
+    @Option(help: "Frames per second.")
+    var fps: Double = 30
+
+    func validate() throws {
+        guard Seeds.named(seed) != nil else {
+            throw ValidationError("unknown seed '\(seed)' (seeds: \(Seeds.all.map { $0.name }.joined(separator: ", ")))")
+        }
+        guard fps.isFinite && fps > 0 && fps <= 240 else { throw ValidationError("--fps must be in (0, 240]") }
+    }
+
+    func run() throws {
+        let program = Seeds.named(seed)!.init()
+        let documents = SeedRun.frames(program, fps: fps)
+        let names = documents.indices.map { String(format: "frame-%05d.svg", $0) }
+        let directory = output ?? "demo-\(seed)"
+        do {
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        } catch {
+            throw fail("cannot create '\(directory)': \(error.localizedDescription)")
+        }
+        for (name, svg) in zip(names, documents) { try writeAtomically(svg, to: directory + "/" + name) }
+        try writeAtomically(SceneRenderer.indexHTML(frames: names, fps: fps, size: program.canvas,
+                                                    title: "\(seed): \(type(of: program).title)"),
+                            to: directory + "/index.html")
+        let log = program.log.joined(separator: "\n") + "\n"
+        try writeAtomically(log, to: directory + "/log.txt")
+        print(log, terminator: "")
+        printError("wrote \(names.count) frames, index.html and log.txt to \(directory)")
+    }
+}
+
+struct Lottie: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Lottie (Bodymovin) files in the subset L1.",
+        subcommands: [LottieGeometry.self, LottieRender.self, LottieBench.self]
+    )
+}
+
+/// Reads a Lottie file, or fails naming the problem (every feature outside L1 with its path).
+func loadLottie(_ path: String, lenient: Bool) throws -> LottieAnimation {
+    guard let data = FileManager.default.contents(atPath: path) else { throw fail("cannot read '\(path)'") }
+    guard let text = String(data: data, encoding: .utf8) else { throw fail("'\(path)' is not UTF-8 text") }
+    do {
+        let animation = try LottieAnimation(json: text, lenient: lenient)
+        for issue in animation.skipped { printError("\(path): skipped (--lenient): \(issue)") }
+        return animation
+    } catch let error as LottieError {
+        throw fail("\(path): \(error)")
+    }
+}
+
+/// A `--frames` list: finite numbers separated by commas, or nil when any part is not one.
+func lottieFrames(_ text: String) -> [Double]? {
+    let parts = text.split(separator: ",", omittingEmptySubsequences: false)
+    let numbers = parts.compactMap { Double($0.trimmingCharacters(in: .whitespaces)) }
+    guard !parts.isEmpty, numbers.count == parts.count, numbers.allSatisfy(\.isFinite) else { return nil }
+    return numbers
+}
+
+struct LottieGeometry: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "geometry",
+        abstract: "Print what a Lottie file draws at some frames: paths in device pixels, paints, opacities.",
+        discussion: """
+        The output is {"frames":[{"frame":F,"nodes":[{"path":[["M",x,y],["L",x,y],["C",x1,y1,x2,y2,x,y],["Z"]],
+        "fill":[r,g,b,a]|null,"stroke":[r,g,b,a]|null,"strokeWidth":w,"opacity":o}]}]}: nodes in painter's
+        order (back to front), one per fill or stroke with the paths it paints, fitted into SIZE × SIZE.
+        """
+    )
+
+    @Argument(help: "The Lottie file (JSON).")
+    var file: String
+
+    @Option(help: "The file's own frame numbers, comma-separated (ip ≤ f < op; fractions interpolate).")
+    var frames: String = "0"
+
+    @Option(help: "The square the composition is fitted into, in device pixels.")
+    var size: Double = 256
+
+    @Option(help: "Output format (json).")
+    var format: String = "json"
+
+    @Flag(help: "Skip what is purely cosmetic outside L1 (blend modes, layer effects, stroke dashes), saying so on standard error.")
+    var lenient = false
+
+    func validate() throws {
+        guard format == "json" else { throw ValidationError("--format must be json") }
+        guard size.isFinite && size > 0 && size <= 1_000_000 else { throw ValidationError("--size must be in (0, 1000000]") }
+        guard let list = lottieFrames(frames), list.count <= 100_000 else {
+            throw ValidationError("--frames must list 1 to 100000 numbers separated by commas (got '\(frames)')")
+        }
+    }
+
+    func run() throws {
+        let animation = try loadLottie(file, lenient: lenient)
+        do {
+            print(try animation.geometryJSON(frames: lottieFrames(frames) ?? [], size: size))   // checked in validate()
+        } catch let error as LottieError {
+            throw fail("\(file): \(error)")
+        }
+    }
+}
+
+struct LottieRender: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "render",
+        abstract: "Draw a Lottie file's frames as SVG, with an index.html that plays them.",
+        discussion: "Every frame from ip to op (exclusive), or --frames; drawn from the geometry `lottie geometry` prints."
+    )
+
+    @Argument(help: "The Lottie file (JSON).")
+    var file: String
+
+    @Option(name: .shortAndLong, help: "The directory for the frames and index.html (default: the file's name).")
+    var output: String?
+
+    @Option(help: "Frames to draw, comma-separated (default: every frame from ip to op).")
+    var frames: String?
+
+    @Option(help: "The square the composition is fitted into, in pixels.")
+    var size: Double = 256
+
+    @Flag(help: "Skip what is purely cosmetic outside L1, saying so on standard error.")
+    var lenient = false
+
+    func validate() throws {
+        guard size.isFinite && size > 0 && size <= 16384 else { throw ValidationError("--size must be in (0, 16384]") }
+        if let frames, lottieFrames(frames) == nil {
+            throw ValidationError("--frames must list numbers separated by commas (got '\(frames)')")
+        }
+    }
+
+    func run() throws {
+        let animation = try loadLottie(file, lenient: lenient)
+        let list: [Double]
+        if let frames {
+            list = lottieFrames(frames) ?? []   // checked in validate()
+        } else {
+            let count = Int((animation.outPoint - animation.inPoint).rounded(.up))
+            guard count <= 100_000 else { throw fail("\(file): \(count) frames (draw at most 100000; pick some with --frames)") }
+            list = (0..<count).map { animation.inPoint + Double($0) }
+        }
+        for (k, f) in list.enumerated() where !(f >= animation.inPoint && f < animation.outPoint) {
+            throw fail("\(file): frames[\(k)]: \(f) is not a frame of the file (\(animation.inPoint) ≤ f < \(animation.outPoint))")
+        }
+        let directory = output ?? URL(fileURLWithPath: file).deletingPathExtension().lastPathComponent
+        do {
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        } catch {
+            throw fail("cannot create '\(directory)': \(error.localizedDescription)")
+        }
+        let names = list.indices.map { String(format: "frame-%05d.svg", $0) }
+        for (name, f) in zip(names, list) { try writeAtomically(animation.svg(atFrame: f, size: size), to: directory + "/" + name) }
+        try writeAtomically(SceneRenderer.indexHTML(frames: names, fps: animation.frameRate, size: Size(width: size, height: size),
+                                                    title: "\(URL(fileURLWithPath: file).lastPathComponent)"),
+                            to: directory + "/index.html")
+        printError("wrote \(names.count) frames and index.html to \(directory)")
+    }
+}
+
+struct LottieBench: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "bench",
+        abstract: "Measure ticks of many Lottie instances, each at its own frame, evaluated together (LottieBatch).",
+        discussion: """
+        Every file gets --instances instances; instance i of a file shows frame (7·i + tick) mod its frame count
+        (distinct frames, as a screen of stickers shows them). Reported: reading and compiling apart, the tick's
+        p50 and the time per instance-frame, the batch's memory per instance, heap allocations per tick.
+        """
+    )
+
+    @Argument(help: "Lottie files (JSON).")
+    var files: [String]
+
+    @Option(help: "Instances of each file.")
+    var instances: Int = 1000
+
+    @Option(help: "Ticks to measure.")
+    var ticks: Int = 100
+
+    @Option(help: "Threads (0: one per processor).")
+    var threads: Int = 0
+
+    @Option(help: "The square every instance is fitted into, in pixels.")
+    var size: Double = 256
+
+    @Flag(help: "Print one JSON object instead of text.")
+    var json = false
+
+    func validate() throws {
+        guard !files.isEmpty else { throw ValidationError("give at least one Lottie file") }
+        guard (1...1_000_000).contains(instances) else { throw ValidationError("--instances must be in 1…1000000") }
+        guard (1...100_000).contains(ticks) else { throw ValidationError("--ticks must be in 1…100000") }
+        guard (0...256).contains(threads) else { throw ValidationError("--threads must be in 0…256") }
+        guard size.isFinite && size > 0 && size <= 16384 else { throw ValidationError("--size must be in (0, 16384]") }
+    }
+
+    func run() throws {
+        func now() -> UInt64 { DispatchTime.now().uptimeNanoseconds }
+        let heapBefore = allocation_counter_heap_in_use()
+        let readStart = now()
+        let animations = try files.map { try loadLottie($0, lenient: false) }
+        let readSeconds = Double(now() - readStart) / 1e9
+        let compileStart = now()
+        let programs: [LottieProgram]
+        do {
+            programs = try animations.map { try LottieProgram($0, size: size) }
+        } catch let error as LottieError {
+            throw fail("\(error)")
+        }
+        let batch = LottieBatch(maximumThreads: threads)
+        var spans: [(range: Range<Int>, first: Double, count: Int)] = []
+        for program in programs {
+            let range = try batch.add(program, count: instances)
+            let a = program.animation
+            spans.append((range, a.inPoint, max(1, Int((a.outPoint - a.inPoint).rounded(.up)))))
+        }
+        let setupSeconds = Double(now() - compileStart) / 1e9
+        func setFrames(_ tick: Int) {
+            for span in spans {
+                for (j, i) in span.range.enumerated() { batch.setFrame(span.first + Double((7 * j + tick) % span.count), of: i) }
+            }
+        }
+        setFrames(0)
+        batch.tick()
+        // Everything the instances hold, the files and programs shared among them included.
+        let heapAfter = allocation_counter_heap_in_use()
+        let heapPerInstance: Double? = heapBefore >= 0 && heapAfter >= 0 ? Double(heapAfter - heapBefore) / Double(batch.instanceCount) : nil
+        var samples: [Double] = []
+        for t in 0..<ticks {
+            setFrames(t + 1)
+            let start = now()
+            batch.tick()
+            samples.append(Double(now() - start) / 1e9)
+        }
+        var allocations: Double?
+        if allocation_counter_available() == 1 {
+            allocation_counter_start()
+            for t in 0..<10 { setFrames(ticks + t); batch.tick() }
+            allocations = Double(allocation_counter_stop()) / 10
+        }
+        samples.sort()
+        let p50 = samples[samples.count / 2]
+        let total = batch.instanceCount
+        let perInstance = p50 / Double(total) * 1e9
+        let bytes = Double(batch.bufferBytes) / Double(total)
+        let usedThreads = threads > 0 ? threads : Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))
+        if json {
+            var fields: [String] = []
+            fields.append("\"files\":[\(files.map { JSON.string($0).text }.joined(separator: ","))]")
+            fields.append("\"instancesPerFile\":\(instances)")
+            fields.append("\"instances\":\(total)")
+            fields.append("\"threads\":\(usedThreads)")
+            fields.append("\"readSeconds\":\(readSeconds)")
+            fields.append("\"setupSeconds\":\(setupSeconds)")
+            fields.append("\"tickP50Seconds\":\(p50)")
+            fields.append("\"tickMinSeconds\":\(samples[0])")
+            fields.append("\"nanosecondsPerInstanceFrame\":\(perInstance)")
+            fields.append("\"bufferBytesPerInstance\":\(bytes)")
+            fields.append("\"heapBytesPerInstance\":\(heapPerInstance.map { "\($0)" } ?? "null")")
+            fields.append("\"allocationsPerTick\":\(allocations.map { "\($0)" } ?? "null")")
+            fields.append("\"cpuFeatures\":\(JSON.string(BuildInfo.cpuFeatures).text)")
+            print("{" + fields.joined(separator: ",") + "}")
+        } else {
+            print("lottie bench: \(files.count) file(s) × \(instances) instances = \(total), \(usedThreads) thread(s), \(ticks) ticks")
+            print(String(format: "read %.1f ms, compile and set up %.1f ms", readSeconds * 1e3, setupSeconds * 1e3))
+            print(String(format: "tick p50 %.3f ms (min %.3f ms): %.0f ns per instance-frame", p50 * 1e3, samples[0] * 1e3, perInstance))
+            print(String(format: "batch memory %.0f bytes per instance; heap %@ per instance (files and programs shared)", bytes,
+                         heapPerInstance.map { String(format: "%.0f bytes", $0) } ?? "unknown"))
+            print("allocations / tick: \(allocations.map { String(format: "%.2f", $0) } ?? "not counted")")
+        }
+    }
+}
