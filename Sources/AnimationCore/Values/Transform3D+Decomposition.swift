@@ -299,9 +299,14 @@ extension Transform3D {
         // Gram–Schmidt divides by a vanishing row (or a perspective solve that overflows) gives
         // non-finite parts. That is a decomposition failure too (§15.3: a discrete switch), not
         // NaN interpolated into every frame.
-        let parts = [translation.x, translation.y, translation.z, scale.x, scale.y, scale.z, skew.x, skew.y, skew.z,
-                     perspective.x, perspective.y, perspective.z, perspective.w, rotation.x, rotation.y, rotation.z, rotation.w]
-        guard parts.allSatisfy(\.isFinite) else { return nil }
+        // Tested one by one, not gathered into an array: frames decompose transforms, and a frame
+        // allocates nothing.
+        func finite(_ a: Double, _ b: Double, _ c: Double, _ d: Double = 0) -> Bool {
+            a.isFinite && b.isFinite && c.isFinite && d.isFinite
+        }
+        guard finite(translation.x, translation.y, translation.z), finite(scale.x, scale.y, scale.z),
+              finite(skew.x, skew.y, skew.z), finite(perspective.x, perspective.y, perspective.z, perspective.w),
+              finite(rotation.x, rotation.y, rotation.z, rotation.w) else { return nil }
         return DecomposedTransform3D(translation: translation, scale: scale, skew: skew,
                                      perspective: perspective, rotation: rotation)
     }
