@@ -155,6 +155,9 @@ public final class FrameEvaluator: ParallelJob {
         self.store = store
         self.tables = store.table.raw
         self.configuration = configuration
+        // Raw buffers owned by the evaluator alone: allocated here, regrown only by `reserve` and
+        // `plan` between frames (never while a chunk runs), freed in deinit. Each chunk writes only its
+        // own region of them (its offsets from `plan`), so concurrent chunks never share an element.
         eventStorage = .allocate(capacity: 1)
         chunkEventCounts = .allocate(capacity: 1)
         chunkChangeCounts = .allocate(capacity: 1)
@@ -166,6 +169,7 @@ public final class FrameEvaluator: ParallelJob {
         nodeEventStorage = .allocate(capacity: 1)
     }
 
+    // Every buffer allocated in init or regrown since; none is handed out beyond a frame's events view.
     deinit {
         nodeEventCounts.deallocate()
         nodeEventStorage.deallocate()
@@ -234,6 +238,7 @@ public final class FrameEvaluator: ParallelJob {
         }
         let needed = eventsNeeded
         if needed > eventCapacity {
+            // Between frames: the last frame's events view is documented as valid until the next frame.
             eventStorage.deallocate()
             eventCapacity = needed + needed / 2
             eventStorage = .allocate(capacity: eventCapacity)
@@ -279,6 +284,7 @@ public final class FrameEvaluator: ParallelJob {
         // Sleeping workers start waking now: they spin by the time the kernels are posted.
         if configuration.scheduler == .workerPool && runsInParallel { pool?.prepare() }
         store.updatePlan()
+        store.checkInvariants()   // debug and fuzzing builds only: nothing in release
         if plannedVersion != store.version || plannedFastSlots != store.composition.chunkedCount || eventsNeeded > eventCapacity {
             plan()
         }
@@ -368,7 +374,7 @@ public final class FrameEvaluator: ParallelJob {
                                                                                       scratch: chunkScratch + 16 * k))
             chunkEventCounts[k] = Self.collectEvents(of: batch, blocks: blocks, into: eventStorage + trackEventBase + chunkEventOffsets[k])
         case .composition:
-            let chunk = compositionChunks[k], target = self.target.unsafelyUnwrapped
+            let chunk = compositionChunks[k], target = self.target.unsafelyUnwrapped   // set before the stage runs
             compositionCounts[k] = store.composition.runChunk(chunk.start..<chunk.end,
                                                              into: target.listing(at: target.changes + compositionChangeOffsets[k]))
         }
@@ -423,6 +429,7 @@ public final class FrameEvaluator: ParallelJob {
             let parent = node.pointee.parent
             guard parent >= 0 else { continue }
             let state = node.pointee.timing.state(atParentTime: times[Int(parent)])
+            // `times` has an entry per node (`nodeTimes` is sized with `nodes`); parents precede children in the order.
             times[Int(n)] = state.contributes ? node.pointee.curve.value(at: state.progress) * node.pointee.timing.effectiveDuration : .nan
         }
     }
@@ -449,6 +456,7 @@ public final class FrameEvaluator: ParallelJob {
         // Two scalar words: a byte-vector comparison would compile lane by lane.
         @inline(__always) func hasEvents(_ i: Int) -> Bool {
             let eventBits = UInt64(TrackState.started | TrackState.finished) * 0x0101_0101_0101_0101
+            // The state column is padded to whole blocks of 16, and i is a block's first lane: 16 bytes.
             let raw = UnsafeRawPointer(bits + i)
             return (raw.loadUnaligned(as: UInt64.self) | raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self)) & eventBits != 0
         }

@@ -78,10 +78,12 @@ public final class TimingCurveBatch: ParallelJob {
         guard inputs.count == count else {
             throw AnimationError(field: "inputs", reason: "needs \(count) values, one per function (got \(inputs.count))")
         }
+        guard count > 0 else { return [] }   // below, both arrays hold at least one block: base addresses exist
         let padded = blockCount * 16
         let x = inputs + [Float](repeating: 0, count: padded - count)
         var y = [Float](repeating: 0, count: padded)
         x.withUnsafeBufferPointer { xb in
+            // Both hold blockCount · 16 ≥ 16 elements (count > 0), whole blocks as the kernel reads them.
             y.withUnsafeMutableBufferPointer { yb in evaluate(inputs: xb.baseAddress!, outputs: yb.baseAddress!, threads: threads) }
         }
         y.removeLast(padded - count)

@@ -155,12 +155,12 @@ public final class TrackStore {
     }
 
     var tracks: [TrackRecord] = []
-    private var freeTracks: [Int32] = []
+    private(set) var freeTracks: [Int32] = []
     var slots: [SlotRecord] = []
-    private var freeSlots: [Int32] = []
-    private var slotByKey: [SlotKey: Int32] = [:]
+    private(set) var freeSlots: [Int32] = []
+    private(set) var slotByKey: [SlotKey: Int32] = [:]
     var animations: [AnimationRecord] = []
-    private var freeAnimations: [Int32] = []
+    private(set) var freeAnimations: [Int32] = []
     var layerRecords: [LayerID: LayerRecord] = [:]
     var nodes: [GroupNode] = []
     var freeNodes: [Int32] = []
@@ -177,8 +177,8 @@ public final class TrackStore {
     let composition = Composition()
     /// Slots whose plan must be redone before the next frame (entries, model, row or a track's
     /// lane changed), each listed once: `dirty[s]` is 1 while slot s is listed.
-    private var dirtySlots: [Int32] = []
-    private var dirty: [UInt8] = []
+    private(set) var dirtySlots: [Int32] = []
+    private(set) var dirty: [UInt8] = []
     /// Group nodes freed since the last frame: `nodeOrder` still lists them, so they are reused
     /// only after ``updatePlan()`` has dropped them from it.
     var releasedNodes: [Int32] = []
@@ -509,6 +509,7 @@ public final class TrackStore {
         }
         guard beginTime.isFinite else { throw AnimationError(field: "beginTime", reason: "must be finite (got \(beginTime))") }
         var retargeted = handle, target = to, source = from ?? to
+        // One-element views of three locals, used only inside these closures (the bulk path's interface).
         let done = withUnsafeMutablePointer(to: &retargeted) { handlePointer in
             withUnsafePointer(to: &target) { targetPointer in
                 withUnsafePointer(to: &source) { sourcePointer in
@@ -644,6 +645,7 @@ public final class TrackStore {
                 for k in 0..<handles.count {
                     // Two stages ahead: the record of entry k + 8, and the track record of entry
                     // k + 4 (whose animation record the first stage fetched four entries ago).
+                    // `record` returns only indices below records.count, so both buffers are non-empty and in bounds.
                     if let a = record(k + 8) { Self.prefetch(records.baseAddress! + a) }
                     if let a = record(k + 4), records[a].columnTrack >= 0, Int(records[a].columnTrack) < trackRecords.count {
                         Self.prefetch(trackRecords.baseAddress! + Int(records[a].columnTrack))

@@ -1,5 +1,7 @@
 // The C interface's Lottie entry points (animation_engine.h, "Lottie"), over AnimationLottie's
-// public API. As everywhere in the C interface: every argument is checked, nothing traps.
+// public API. As everywhere in the C interface: every argument is checked, nothing traps; a
+// pointer is used only after its null check and its count's range check (CInterface.swift's
+// "Raw memory").
 import AnimationCore
 import AnimationLottie
 import CAnimationEngine
@@ -46,7 +48,7 @@ public func aeLottieCreate(_ json: UnsafePointer<CChar>?, _ length: Int, _ size:
             throw CError(status: AE_ERROR_OUT_OF_RANGE, message: "length must be in 0…1,073,741,824 (got \(length))")
         }
         guard size.isFinite && size > 0 else { throw CError(status: AE_ERROR_INVALID_ARGUMENT, message: "size must be a positive number (got \(size))") }
-        let bytes = UnsafeRawBufferPointer(start: json, count: length)
+        let bytes = UnsafeRawBufferPointer(start: json, count: length)   // `length` bytes at a non-null `json`: the header's contract, the range checked above
         guard let text = String(validating: bytes, as: UTF8.self) else {
             throw CError(status: AE_ERROR_INVALID_ARGUMENT, message: "json is not UTF-8 text")
         }
@@ -97,6 +99,7 @@ public func aeLottieGeometryJSON(_ pointer: OpaquePointer?, _ frames: UnsafePoin
             throw CError(status: AE_ERROR_OUT_OF_RANGE, message: "frame_count must be in 0…100,000 (got \(frameCount))")
         }
         guard capacity >= 0 else { throw CError(status: AE_ERROR_OUT_OF_RANGE, message: "capacity must not be negative") }
+        // `frame_count` doubles at a non-null `frames` (the header's contract; the count checked above).
         let list = frameCount == 0 ? [] : Array(UnsafeBufferPointer(start: try required(frames, "frames"), count: frameCount))
         let text: String
         do {

@@ -2,6 +2,13 @@
 // public Swift API of AnimationCore and AnimationBatch. Every entry point validates its arguments
 // and returns a status; nothing here traps on bad input. Handles are checked against a registry
 // of live objects, so a null, destroyed or foreign pointer is an error code, not a crash.
+//
+// Raw memory. A pointer from C is read or written only after it is checked for null (`required`,
+// or `?.pointee` for optional outputs) and its count for range; beyond that the header's contract
+// is trusted, as any C library must: an array argument holds the count the caller passes, an
+// output points at one writable value. Pointers handed back to C (names, presentation columns)
+// point into memory the engine owns, valid for as long as the header says (the engine's life;
+// until the next frame or change).
 import AnimationBatch
 import AnimationCore
 import CAnimationEngine
@@ -46,6 +53,7 @@ final class CurveBatch {
 
     init(_ batch: TimingCurveBatch) {
         self.batch = batch
+        // Owned: allocated here, freed in deinit; `evaluate` copies `count` ≤ padded elements.
         let padded = max(batch.blockCount * 16, 16)
         paddedInputs = .allocate(capacity: padded)
         paddedInputs.initialize(repeating: 0, count: padded)
@@ -53,7 +61,7 @@ final class CurveBatch {
         paddedOutputs.initialize(repeating: 0, count: padded)
     }
 
-    deinit {
+    deinit {   // both allocated in init and owned by this batch alone
         paddedInputs.deallocate()
         paddedOutputs.deallocate()
     }
@@ -86,6 +94,7 @@ private func tag<T: AnyObject>(_ type: T.Type) -> Int {
 }
 
 func register<T: AnyObject>(_ object: T) -> OpaquePointer {
+    // One retain per handle, released by `unregister` exactly when the registry entry is removed.
     let pointer = Unmanaged.passRetained(object).toOpaque()
     let key = UInt(bitPattern: pointer), kind = tag(T.self)
     registry.withLock { $0[key] = kind }
@@ -96,6 +105,8 @@ func lookup<T: AnyObject>(_ pointer: OpaquePointer?, as type: T.Type) -> T? {
     guard let pointer else { return nil }
     let key = UInt(bitPattern: UnsafeRawPointer(pointer)), kind = tag(type)
     guard registry.withLock({ $0[key] == kind }) else { return nil }
+    // Registered with this kind: a live object of type T, kept alive by the registry's retain
+    // (the header: a handle is used from one thread at a time, so no call destroys it meanwhile).
     return Unmanaged<T>.fromOpaque(UnsafeRawPointer(pointer)).takeUnretainedValue()
 }
 
@@ -107,7 +118,7 @@ func unregister<T: AnyObject>(_ pointer: OpaquePointer?, as type: T.Type) -> Boo
         table[key] = nil
         return true
     }
-    if removed { Unmanaged<T>.fromOpaque(UnsafeRawPointer(pointer)).release() }
+    if removed { Unmanaged<T>.fromOpaque(UnsafeRawPointer(pointer)).release() }   // the retain `register` took; once: the entry is gone
     return removed
 }
 
@@ -312,6 +323,7 @@ public func aeEngineAddKeyframe(_ pointer: OpaquePointer?, _ layer: UInt64, _ ke
         animation.values = try (0..<valueCount).map { i in
             try value(values + i * k.componentCount, kind: k, count: k.componentCount, "values[\(i)]")!
         }
+        // `value_count` doubles, as the header says key_times holds (value_count is range-checked above).
         if let keyTimes { animation.keyTimes = Array(UnsafeBufferPointer(start: keyTimes, count: valueCount)) }
         if let timingFunctions, valueCount > 1 {
             animation.timingFunctions = try (0..<valueCount - 1).map { i in

@@ -222,8 +222,14 @@ public func fuzzKeyframes(_ bytes: [UInt8]) throws {
             }
             guard ordinary else { continue }
             // Values past Float's range (repeated transforms can reach 1e80 from ordinary input)
-            // are outside what the batch holds (design.md: single precision); not compared.
-            guard PrecisionTable.magnitude(expected) <= Double(Float.greatestFiniteMagnitude) / 16 else { continue }
+            // are outside what the batch holds (design.md: single precision): not compared, but
+            // never NaN where the reference is finite (they saturate, see docs/bad-input.md).
+            guard PrecisionTable.magnitude(expected) <= Double(Float.greatestFiniteMagnitude) / 16 else {
+                try check(!expected.components.allSatisfy(\.isFinite) || !batch.components.contains(where: \.isNaN),
+                          "\(property) at t = \(t): batch \(batch) is NaN where the reference gives \(expected); "
+                          + "model \(model), animations \(accepted)")
+                continue
+            }
             try check(expected.components.allSatisfy(\.isFinite),
                       "\(property) at t = \(t): the reference gives \(expected) from ordinary input; model \(model), animations \(accepted)")
             let tolerance = PrecisionTable.tolerance(property: property, model: model[property], animations: accepted,

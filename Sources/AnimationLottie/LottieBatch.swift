@@ -80,7 +80,7 @@ public final class LottieBatch {
         scratches = (0..<threads).map { _ in LottieScratch() }
     }
 
-    deinit {
+    deinit {   // the batch's own buffers, regrown only by `add` (never while a tick runs)
         nodes.deallocate()
         kinds.deallocate()
         numbers.deallocate()
@@ -214,6 +214,9 @@ public final class LottieBatch {
         let end = min(frames.count, (c + 1) * Self.chunkSize)
         for i in c * Self.chunkSize..<end {
             let program = programs[programOf[i]]
+            // The buffers always have a base address (sized ≥ 1), and instance i's regions start at its
+            // offsets with the program's capacities inside them (`add` laid them out); the sink never
+            // writes past a capacity (it counts an overflow instead).
             var out = OutputSink(nodes: nodes.baseAddress! + outputs[i].nodeStart, nodeCapacity: program.outputNodes,
                                  kinds: kinds.baseAddress! + outputs[i].kindStart, kindCapacity: program.outputKinds,
                                  numbers: numbers.baseAddress! + outputs[i].numberStart, numberCapacity: program.outputNumbers)

@@ -92,7 +92,7 @@ final class LottieChannels: @unchecked Sendable {
         spatial = builder.spatial
     }
 
-    deinit {
+    deinit {   // copies made in init and owned here alone (see the type's note)
         channels.deallocate()
         segments.deallocate()
         values.deallocate()

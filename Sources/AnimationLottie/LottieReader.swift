@@ -95,7 +95,7 @@ struct LottieReader {
 
     mutating func layer(_ json: JSON, _ path: String) throws -> LottieLayer? {
         guard case .object = json else { throw LottieError.invalid(path: path, reason: "must be an object (a layer)") }
-        let type = Int(try number(json, "ty", path))
+        let type = try integer(json, "ty", path)
         if let masks = json["masksProperties"], case .array(let m) = masks, !m.isEmpty { note("masks", path + ".masksProperties") }
         if json["tt"] != nil { note("mattes", path + ".tt") }
         if case .number(let td)? = json["td"], td != 0 { note("mattes", path + ".td") }
@@ -130,8 +130,8 @@ struct LottieReader {
         guard stretch != 0 else { throw LottieError.invalid(path: path + ".sr", reason: "must not be 0") }
         return LottieLayer(
             name: json["nm"].flatMap { if case .string(let s) = $0 { s } else { nil } } ?? "",
-            index: try optionalNumber(json, "ind", path).map { Int($0) },
-            parent: try optionalNumber(json, "parent", path).map { Int($0) },
+            index: try optionalInteger(json, "ind", path),
+            parent: try optionalInteger(json, "parent", path),
             inPoint: try number(json, "ip", path), outPoint: try number(json, "op", path),
             startTime: try optionalNumber(json, "st", path) ?? 0, stretch: stretch,
             hidden: flag(json, "hd"), autoOrient: (try optionalNumber(json, "ao", path) ?? 0) == 1,
@@ -178,8 +178,8 @@ struct LottieReader {
                 items.append(.fill(color: try property(item["c"], p + ".c"), opacity: try property(item["o"] ?? hundred, p + ".o"), hidden: hidden))
             case "st":
                 if case .array(let dashes)? = item["d"], !dashes.isEmpty { note("stroke dashes", p + ".d", cosmetic: true) }
-                let cap = LottieStrokeStyle.Cap(rawValue: Int(try optionalNumber(item, "lc", p) ?? 2)) ?? .round
-                let join = LottieStrokeStyle.Join(rawValue: Int(try optionalNumber(item, "lj", p) ?? 2)) ?? .round
+                let cap = LottieStrokeStyle.Cap(rawValue: try optionalInteger(item, "lc", p) ?? 2) ?? .round
+                let join = LottieStrokeStyle.Join(rawValue: try optionalInteger(item, "lj", p) ?? 2) ?? .round
                 let style = LottieStrokeStyle(cap: cap, join: join, miterLimit: max(try optionalNumber(item, "ml", p) ?? 4, 1))
                 items.append(.stroke(color: try property(item["c"], p + ".c"), opacity: try property(item["o"] ?? hundred, p + ".o"),
                                      width: try property(item["w"], p + ".w"), style: style, hidden: hidden))
@@ -379,6 +379,21 @@ struct LottieReader {
     func optionalNumber(_ json: JSON, _ key: String, _ path: String) throws -> Double? {
         guard json[key] != nil else { return nil }
         return try number(json, key, path)
+    }
+
+    /// A whole number (a layer's `ty`, `ind`, `parent`; a stroke's `lc`, `lj`): one that is not
+    /// whole, or lies outside ±2^31, is an error naming it — converting it to `Int` would trap.
+    func integer(_ json: JSON, _ key: String, _ path: String) throws -> Int {
+        let n = try number(json, key, path)
+        guard n == n.rounded(), abs(n) <= 2_147_483_647 else {
+            throw LottieError.invalid(path: path.isEmpty ? key : "\(path).\(key)", reason: "must be a whole number within ±2147483647, not \(n)")
+        }
+        return Int(n)
+    }
+
+    func optionalInteger(_ json: JSON, _ key: String, _ path: String) throws -> Int? {
+        guard json[key] != nil else { return nil }
+        return try integer(json, key, path)
     }
 
     func flag(_ json: JSON, _ key: String) -> Bool {

@@ -107,6 +107,8 @@ struct LottieWork {
         size(&overflows, 1, 0)
     }
 
+    // Called once, by the owner (`LottieScratch.deinit`, or a `defer` for a local work): each buffer
+    // was allocated by `reserve` or `init(path:_:)` and is freed exactly here.
     func deallocate() {
         compositionFrames.deallocate(); layerFrames.deallocate(); visible.deallocate(); world.deallocate(); full.deallocate()
         layerOpacity.deallocate(); groupMatrix.deallocate(); groupOpacity.deallocate(); groupCumulative.deallocate()
@@ -234,7 +236,7 @@ struct LottieWork {
         for t in trims { trim(p, t, frame: f) }
         let layerMatrix = full[k]
         for q in paints {
-            let paint = paintTable.baseAddress.unsafelyUnwrapped + q
+            let paint = paintTable.baseAddress.unsafelyUnwrapped + q   // q is in the layer's paint range, within p.paints
             var colorValue = Color(red: 0, green: 0, blue: 0)
             let colorChannel = paint.pointee.color, n = p.channels.channels[colorChannel].dimension
             withUnsafeTemporaryAllocation(of: Double.self, capacity: max(n, 1)) { c in
@@ -446,6 +448,7 @@ struct LottieWork {
             breakpoints += m.breakpoints
         }
         var sink = TrimSink(scratch: work)
+        // `breakpoints` starts with one element, so it has a base address.
         breakpoints.withUnsafeBufferPointer { work.cut(count, from: from, to: to, tables: $0.baseAddress.unsafelyUnwrapped, into: &sink) }
         return (Array(work.trimKinds[0..<sink.kindCount]), Array(work.trimNumbers[0..<sink.numberCount]))
     }

@@ -98,6 +98,8 @@ public enum Measure {
     public static func w1(_ workload: W1Workload, repeats: Int = 20) -> W1Figures {
         let n = workload.functions.count
         let batch = TimingCurveBatch(functions: workload.functions)
+        // The workload's inputs are padded to whole blocks of 16 (never empty), and the outputs match
+        // them: the kernel reads and writes whole blocks inside both. Freed on return.
         let outputs = UnsafeMutableBufferPointer<Float>.allocate(capacity: workload.inputs.count)
         defer { outputs.deallocate() }
         let inputs = UnsafePointer(workload.inputs.baseAddress!)

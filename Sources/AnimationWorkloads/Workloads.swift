@@ -51,7 +51,7 @@ public struct W1Workload {
         }
         self.functions = functions
         let padded = (count + 15) / 16 * 16
-        inputs = .allocate(capacity: padded)
+        inputs = .allocate(capacity: padded)   // whole blocks for the kernel; owned by the workload, freed once by `deallocate()`
         for i in 0..<padded { inputs[i] = i < count ? Float.random(in: 0...1, using: &rng) : 0 }
     }
 

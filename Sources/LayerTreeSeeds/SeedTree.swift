@@ -150,6 +150,7 @@ final class BulkReader {
         for property in properties {
             guard let column = store.presentation(of: property), let source = column.values.baseAddress else { continue }
             if column.values.count > staging.count {
+                // The reader's own buffer (allocated in init, freed by `release()`), replaced before any use.
                 staging.deallocate()
                 staging = .allocate(capacity: column.values.count * 2)
                 staging.initialize(repeating: 0)

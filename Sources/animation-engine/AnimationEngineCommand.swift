@@ -682,8 +682,9 @@ struct LottieRender: ParsableCommand {
         if let frames {
             list = lottieFrames(frames) ?? []   // checked in validate()
         } else {
-            let count = Int((animation.outPoint - animation.inPoint).rounded(.up))
-            guard count <= 100_000 else { throw fail("\(file): \(count) frames (draw at most 100000; pick some with --frames)") }
+            let span = (animation.outPoint - animation.inPoint).rounded(.up)   // finite: the reader checks ip and op
+            guard span <= 100_000 else { throw fail("\(file): \(span < 1e15 ? String(Int(span)) : "\(span)") frames (draw at most 100000; pick some with --frames)") }
+            let count = Int(span)
             list = (0..<count).map { animation.inPoint + Double($0) }
         }
         for (k, f) in list.enumerated() where !(f >= animation.inPoint && f < animation.outPoint) {
@@ -759,7 +760,8 @@ struct LottieBench: ParsableCommand {
         for program in programs {
             let range = try batch.add(program, count: instances)
             let a = program.animation
-            spans.append((range, a.inPoint, max(1, Int((a.outPoint - a.inPoint).rounded(.up)))))
+            // The frames cycled through: op − ip, which a file may make as large as 1e308 (Int(_:) would trap).
+            spans.append((range, a.inPoint, Int(min(max((a.outPoint - a.inPoint).rounded(.up), 1), 1e9))))
         }
         let setupSeconds = Double(now() - compileStart) / 1e9
         func setFrames(_ tick: Int) {

@@ -45,7 +45,7 @@ struct Report: Codable {
 log("build: \(BuildInfo.summary); processors: \(ProcessInfo.processInfo.activeProcessorCount)")
 let w1Workload = W1Workload(count: w1Count)
 let w1 = Measure.w1(w1Workload)
-w1Workload.deallocate()
+w1Workload.deallocate()   // the inputs are not used after the W1 figures
 log(String(format: "W1 timing curves (%d evaluations): %.2f ns/eval 1 thread, %.2f ns/eval 2 threads (%.2f core-ns); reference %.1f ns/eval (%.0f×); max error %.2e, p99.99 %.2e, named curves %.2e; %d evaluations in Double (nearly vertical curves)",
            w1.evaluations, w1.nanosecondsPerEvaluation1Thread, w1.nanosecondsPerEvaluation2Threads,
            w1.coreNanosecondsPerEvaluation2Threads, w1.referenceNanosecondsPerEvaluation, w1.speedupOverReference1Thread,

@@ -184,6 +184,10 @@ struct LifecyclePropertyTests {
                 time = Double.random(in: -1...8, using: &rng)   // a seek, backwards or forwards
                 frame(at: time)
             }
+            // The store's tables and its plan agree after every change, before the frame that
+            // replans (debug frames check them too, once the plan is up to date).
+            let broken = store.invariantViolations()
+            if !broken.isEmpty { failures.append("after op \(op): \(broken)") }
         }
         // Every layer removed: everything still live is cancelled, and storage is empty.
         for l in 0..<layerCount where !model[l].isEmpty {

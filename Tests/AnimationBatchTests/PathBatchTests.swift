@@ -116,6 +116,34 @@ struct PathBatchTests {
             #expect(turnDifference(reference, expected[index]) <= 1e-12)
         }
     }
+
+    @Test("a progress that is NaN (a timing whose arithmetic overflows) reads the path's first sample, never outside its tables")
+    func nanProgressStaysInsideTheTables() throws {
+        // The fuzzer's case: an autoreversing duration of Double.greatestFiniteMagnitude makes the
+        // active duration infinite and the progress NaN; the sample index made from it used to
+        // address gigabytes past the table.
+        var path = Path()
+        path.addEllipse(in: Rect(x: -88, y: -64, width: 66, height: 36))
+        path.addLine(to: Point(x: 5, y: 5))
+        let store = TrackStore()
+        var fly = KeyframeAnimation(keyPath: "position", path: path, calculationMode: .paced, rotationMode: .auto,
+                                    duration: .greatestFiniteMagnitude)
+        fly.timing.autoreverses = true
+        fly.timing.speed = -3.1
+        for layer in 1...20 {   // more than one block of 16 lanes, each reading its own sample
+            try store.setModelValue(.transform(.identity), layer: LayerID(UInt64(layer)), property: "transform")
+            try store.add(fly, layer: LayerID(UInt64(layer)))
+        }
+        let evaluator = FrameEvaluator(store: store)
+        for t in [0, 0.5, 7, -3, .nan, .infinity, -.infinity] {
+            evaluator.evaluate(at: t)
+            for layer in 1...20 {
+                // What the reference shows at such a progress is not finite either; the batch must
+                // simply not read outside its tables (the fuzz target runs this under AddressSanitizer).
+                #expect(evaluator.value(layer: LayerID(UInt64(layer)), property: "position") != nil)
+            }
+        }
+    }
 }
 
 private extension PathMeasure {

@@ -167,6 +167,41 @@ struct SmokeTests {
         check("none cumulative again")
     }
 
+    @Test("a whole transform past Float's range is held at ±3.4e38 per component, so what composes it stays finite")
+    func transformBeyondFloatRangeStaysFinite() throws {
+        // A cumulative scale by 40 per iteration passes 3.4e38 in its 24th iteration; a second,
+        // additive transform animation makes the slot composed (a concatenation per frame).
+        let store = TrackStore()
+        let layer = LayerID(1)
+        let model = Transform3D.rotation(angle: 0.3, x: 0, y: 0, z: 1)
+        try store.setModelValue(.transform(model), layer: layer, property: "transform")
+        var grow = BasicAnimation(keyPath: "transform", from: Transform3D.identity, to: Transform3D.scale(x: 40, y: -40), duration: 1)
+        grow.isCumulative = true
+        grow.timing.repeatCount = 60
+        var turn = BasicAnimation(keyPath: "transform", from: Transform3D.identity, to: Transform3D.rotation(angle: 1, x: 0, y: 0, z: 1),
+                                  duration: 100)
+        turn.isAdditive = true
+        try store.add(grow, layer: layer)
+        try store.add(turn, layer: layer)
+        let evaluator = FrameEvaluator(store: store)
+        var past = 0
+        for t in stride(from: 0.5, through: 59.5, by: 1) {
+            evaluator.evaluate(at: t)
+            let batch = evaluator.value(layer: layer, property: "transform")!
+            let reference = ReferenceEvaluator.presentationValue(ofProperty: "transform", model: .transform(model),
+                                                                 animations: [grow, turn], at: t)
+            #expect(batch.components.allSatisfy { !$0.isNaN }, "t = \(t): \(batch)")
+            if PrecisionTable.magnitude(reference) > Double(Float.greatestFiniteMagnitude) {
+                past += 1
+            } else if PrecisionTable.magnitude(reference) < 1e30 {
+                let tolerance = PrecisionTable.tolerance(property: "transform", model: .transform(model), animations: [grow, turn],
+                                                         reference: reference)
+                #expect(PrecisionTable.maxDifference(batch, reference) <= tolerance, "t = \(t)")
+            }
+        }
+        #expect(past > 20, "the reference passes Float's range")
+    }
+
     @Test("an overdamped spring past Float's range saturates to the infinity of its sign, never NaN")
     func beyondFloatRangeSaturates() throws {
         // An overdamped spring whose timing curve dips below 0 runs backwards in time, where it

@@ -409,6 +409,32 @@ struct ArcLengthTableTests {
         #expect(abs(circleTable.measuredError - sagitta) < 0.05 * sagitta)
     }
 
+    @Test("the tolerance search builds no table whose spacing alone breaks the tolerance, and finds the table the doubling search finds")
+    func toleranceSearchSkipsHopelessTables() {
+        var curved = Path()
+        curved.move(to: Point(x: 0, y: 0))
+        curved.addCurve(to: Point(x: 300, y: 0), control1: Point(x: 0, y: 400), control2: Point(x: 300, y: -400))
+        var corner = Path()
+        corner.addLines(between: [Point(x: 0, y: 0), Point(x: 100, y: 0), Point(x: 0, y: 0.5)])   // a reversal: error linear in h
+        var line = Path()
+        line.addLines(between: [Point(x: 0, y: 0), Point(x: 1e6, y: 0)])
+        for path in [curved, corner, line] {
+            let measure = PathMeasure(path)
+            for relative in [1e-1, 1e-2, 2e-3, 2e-4, 1e-5, 1e-9] {
+                let tolerance = relative * measure.length
+                // The plain search: every count from 64 up, doubling, until one meets the tolerance.
+                var count = 64
+                var expected = ArcLengthTable(measure: measure, sampleCount: count)
+                while !(expected.maximumError <= tolerance) && count < ArcLengthTable.maximumSampleCount {
+                    count *= 2
+                    expected = ArcLengthTable(measure: measure, sampleCount: count)
+                }
+                let found = ArcLengthTable(measure: measure, tolerance: tolerance)
+                #expect(found.points == expected.points && found.maximumError == expected.maximumError, "\(relative) of \(measure.length)")
+            }
+        }
+    }
+
     @Test("tangent angles are unwrapped and lerp across ±π")
     func anglesUnwrap() {
         var circle = Path()

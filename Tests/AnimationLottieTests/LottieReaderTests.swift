@@ -76,6 +76,24 @@ struct LottieReaderTests {
                 == "layers[0].sc: must be a colour like \"#ff8800\"")
     }
 
+    @Test("whole-number fields (ty, ind, parent, lc, lj) that are not whole or lie past ±2^31 are errors naming them, not traps")
+    func wholeNumberFields() {
+        func error(_ layer: String) -> String? {
+            let json = "{\"fr\":30,\"ip\":0,\"op\":10,\"w\":10,\"h\":10,\"layers\":[{\"ip\":0,\"op\":10,\"ks\":{},\(layer)}]}"
+            do { _ = try LottieAnimation(json: json); return nil } catch { return "\(error)" }
+        }
+        // The fuzzer's input: an index of 118 digits used to trap converting to Int.
+        #expect(error("\"ty\":4,\"ind\":5555555555555555555555555555555555555555555555555555555555555555555555555555555555555555555555555555555555555555555551")
+                == "layers[0].ind: must be a whole number within ±2147483647, not 5.555555555555556e+117")
+        #expect(error("\"ty\":3,\"parent\":-1e19") == "layers[0].parent: must be a whole number within ±2147483647, not -1e+19")
+        #expect(error("\"ty\":1e300") == "layers[0].ty: must be a whole number within ±2147483647, not 1e+300")
+        #expect(error("\"ty\":4.5") == "layers[0].ty: must be a whole number within ±2147483647, not 4.5")
+        #expect(error("\"ty\":4,\"shapes\":[{\"ty\":\"st\",\"c\":{\"a\":0,\"k\":[0,0,0]},\"o\":{\"a\":0,\"k\":100},\"w\":{\"a\":0,\"k\":1},\"lc\":9e18}]")
+                == "layers[0].shapes[0].lc: must be a whole number within ±2147483647, not 9e+18")
+        // Whole numbers written with a fraction part still read (exporters write 1.0).
+        #expect(error("\"ty\":4.0,\"ind\":2.0") == nil)
+    }
+
     @Test("groups and precompositions nested without bound are refused, not recursed into")
     func nestingIsBounded() {
         var group = "{\"ty\":\"rc\",\"p\":{\"a\":0,\"k\":[0,0]},\"s\":{\"a\":0,\"k\":[1,1]}}"

@@ -255,4 +255,18 @@ struct CommandTests {
             #expect(r.status == 2 && r.output.isEmpty, "\(bad)")
         }
     }
+
+    @Test("lottie render and bench: a file whose op − ip is past Int's range is refused or cycled, never a trap")
+    func lottieHugeFrameSpan() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("lottie-span-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("long.json")
+        try #"{"fr":30,"ip":0,"op":1e300,"w":10,"h":10,"layers":[{"ty":4,"ip":0,"op":1e300,"ks":{},"shapes":[{"ty":"rc","p":{"a":0,"k":[5,5]},"s":{"a":0,"k":[2,2]}},{"ty":"fl","c":{"a":0,"k":[0,0,0]},"o":{"a":0,"k":100}}]}]}"#
+            .write(to: file, atomically: true, encoding: .utf8)
+        let render = try run(["lottie", "render", file.path, "-o", directory.appendingPathComponent("frames").path])
+        #expect(render.status == 2 && render.error.contains("1e+300 frames (draw at most 100000"), "\(render.error)")
+        let bench = try run(["lottie", "bench", file.path, "--instances", "4", "--ticks", "2"])
+        #expect(bench.status == 0 && bench.output.contains("ns per instance-frame"), "\(bench.error)")
+    }
 }

@@ -183,12 +183,15 @@ final class PathBatch: TrackBatch {
                 animation_prefetch(base[c] + ahead)
             }
             let f = narrow(timing.progressLow, timing.progressHigh)   // §5.5: paced ignores timing functions
-            // Sample k = ⌊f·(m − 1)⌋ (at most m − 2) and the weight within its interval, in SIMD
-            // (f is in [0, 1]: the timing stage clamps it, and gives 0 to tracks that show nothing).
+            // Sample k = ⌊f·(m − 1)⌋, clamped into [0, m − 2], and the weight within its interval,
+            // in SIMD. f is in [0, 1] for every ordinary timing, but the sample becomes an address:
+            // a NaN progress (a timing whose arithmetic overflows) must not, so NaN and anything
+            // below 0 read sample 0 (the fuzzer found a NaN progress read 7 GB past the table).
             let m = SIMDMath.float(load16(sampleCount, i))
             let position = f * (m - 1)
             var sample = SIMDMath.floor(position)
             sample.replace(with: m - 2, where: sample .> m - 2)
+            sample.replace(with: 0, where: .!(sample .>= 0))
             let sampleIndex = SIMDMath.roundToInt(sample)
             let index = (load16(tableOffset, i) &+ sampleIndex) &* SIMD16<Int32>(repeating: 2)
             for lane in 0..<16 { animation_prefetch(tables + Int(index[lane])) }
@@ -211,6 +214,8 @@ final class PathBatch: TrackBatch {
     private func finish(block i: Int, timing: TimingBlock, index: SIMD16<Int32>, sample: SIMD16<Int32>, weight w: SIMD16<Float>) {
         let out = outputPointers, tables = self.tables.base, cumulativeDelta = self.cumulativeDelta.pointers
         var q = (SIMD16<Float>(), SIMD16<Float>(), SIMD16<Float>(), SIMD16<Float>())
+        // Four SIMD16<Float> in a tuple are 64 contiguous Floats (homogeneous tuples are laid out as
+        // arrays), which the gather fills; `index` points at quads inside the table (built with the batch).
         withUnsafeMutableBytes(of: &q) { animation_gather_quads(tables, index, $0.baseAddress!.assumingMemoryBound(to: Float.self)) }
         let x = q.0 + (q.2 - q.0) * w
         let y = q.1 + (q.3 - q.1) * w
@@ -237,6 +242,8 @@ final class PathBatch: TrackBatch {
         var first = (SIMD16<Float>(), SIMD16<Float>(), SIMD16<Float>(), SIMD16<Float>())
         var second = first
         let tables = angleTables.base
+        // As in `finish`: each tuple is 64 contiguous Floats; every index (and index + 4) is a quad of
+        // the angle table, or 0, its leading zeros.
         withUnsafeMutableBytes(of: &first) { animation_gather_quads(tables, index, $0.baseAddress!.assumingMemoryBound(to: Float.self)) }
         withUnsafeMutableBytes(of: &second) {
             animation_gather_quads(tables, index &+ SIMD16<Int32>(repeating: 4), $0.baseAddress!.assumingMemoryBound(to: Float.self))

@@ -144,9 +144,14 @@ enum ValueStorage {
         }
     }
 
+    /// Stores `value` in single precision, each component held within ±`Float.greatestFiniteMagnitude`
+    /// (NaN stays NaN). A whole transform past Float's range would otherwise hold ±∞, and the
+    /// products that compose it with a model or another transform would meet ∞ − ∞ and 0 · ∞:
+    /// NaN from finite input (the fuzzer's case: a cumulative transform repeated into 1e57).
     static func store(_ value: AnimationValue, into columns: VectorColumns, at i: Int) {
         let p = columns.pointers
-        forEachComponent(of: value) { c, v in p[c][i] = Float(v) }
+        let largest = Double(Float.greatestFiniteMagnitude)
+        forEachComponent(of: value) { c, v in p[c][i] = Float(Swift.min(Swift.max(v, -largest), largest)) }
     }
 
     static func load(_ kind: ValueKind, from columns: VectorColumns, at i: Int) -> AnimationValue {

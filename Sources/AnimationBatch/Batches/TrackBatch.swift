@@ -14,7 +14,7 @@ final class ColumnSet<Element: BitwiseCopyable> {
         refresh()
     }
 
-    deinit { pointers.deallocate() }
+    deinit { pointers.deallocate() }   // allocated once in init, never handed out beyond the set's lifetime
 
     func refresh() {
         for (c, column) in columns.enumerated() { pointers[c] = column.base }
@@ -140,7 +140,7 @@ class TrackBatch {
         shownRow = Column(fill: sink)
     }
 
-    deinit { sink.deallocate() }
+    deinit { sink.deallocate() }   // `shownRow`'s fill; lives as long as the batch that owns both
 
     var timingKernel: TimingKernel {
         TimingKernel(beginTime: beginTime.base, speed: speed.base, timeOffset: timeOffset.base, duration: duration.base,
@@ -355,6 +355,7 @@ class TrackBatch {
                     listed &+= differs != 0 && exclusive && pending[Int(slot.index)] == 0 ? 1 : 0
                 }
             }
+            // Clears the block's 16 state-change bytes (two words; the column holds whole blocks).
             raw.storeBytes(of: 0, as: UInt64.self)
             raw.storeBytes(of: 0, toByteOffset: 8, as: UInt64.self)
         }
@@ -420,6 +421,7 @@ class TrackBatch {
         let iterations = readsIterations
         var storage = (TimingBlock.zero, TimingBlock.zero, TimingBlock.zero, TimingBlock.zero)
         withUnsafeMutablePointer(to: &storage) { storage in
+            // A homogeneous tuple of four TimingBlocks has the layout of four contiguous ones.
             storage.withMemoryRebound(to: TimingBlock.self, capacity: 4) { timings in
                 var block = blocks.lowerBound
                 while block < blocks.upperBound {

@@ -139,7 +139,7 @@ final class Composition {
         batchPointers = .allocate(capacity: 8)
     }
 
-    deinit { batchPointers.deallocate() }
+    deinit { batchPointers.deallocate() }   // allocated in init, regrown in place of the old one, handed only to this frame's kernels
 
     /// Which components of a value of `kind` a field writes (semantics §4.6), for the fast path.
     static func componentRange(of field: ValueField?, in kind: ValueKind) -> (first: Int, width: Int)? {
@@ -281,6 +281,59 @@ final class Composition {
         garbage = 0
     }
 
+    /// The plan's part of ``TrackStore/invariantViolations(limit:)``: the place table and the
+    /// operation lists name each other; every slot not waiting to be planned again
+    /// (``TrackStore/isDirty(_:)``) has the operation its entries call for — none for an exclusive
+    /// slot, whose track shows into the slot's row itself — at the slot's current row, reading its
+    /// tracks' current lanes in composition order.
+    func checkPlan(of store: TrackStore, into report: inout InvariantReport) {
+        report.check(place.count >= store.slots.count, "the plan has places for \(place.count) of \(store.slots.count) slots")
+        report.check(garbage >= 0 && garbage <= fastEntries.count, "the plan counts \(garbage) unused of \(fastEntries.count) entries")
+        func placed(_ s: Int32, _ expected: Int32, _ what: String) {
+            report.check(s >= 0 && Int(s) < place.count && place[Int(s)] == expected, "\(what) for slot \(s) is not where its place says")
+        }
+        for (k, f) in fastSlots.enumerated() { placed(f.slot, Int32(k + 1), "fast operation \(k)") }
+        for (k, f) in transformSlots.enumerated() { placed(f.slot, Self.transformPlace + Int32(k), "transform operation \(k)") }
+        for (k, s) in generalSlots.enumerated() { placed(s, -Int32(k + 1), "general operation \(k)") }
+        let operations = fastSlots.count + transformSlots.count + generalSlots.count
+        let placedCount = place.count { $0 != 0 }
+        report.check(placedCount == operations, "\(placedCount) slots have a place for \(operations) operations")
+
+        func entriesMatch(_ range: Range<Int32>, _ slot: TrackStore.SlotRecord) -> Bool {
+            guard range.lowerBound >= 0, Int(range.upperBound) <= fastEntries.count, range.count == slot.entries.count else { return false }
+            return zip(fastEntries[Int(range.lowerBound)..<Int(range.upperBound)], slot.entries).allSatisfy { planned, entry in
+                let track = store.tracks[Int(entry.track)]
+                return planned.batch == track.batch && planned.index == track.index
+            }
+        }
+        for s in store.slots.indices where !store.isDirty(Int32(s)) && !report.isFull {
+            let slot = store.slots[s]
+            let p = s < place.count ? place[s] : 0
+            guard slot.alive, !slot.entries.isEmpty, slot.entries.allSatisfy({ store.tracks[Int($0.track)].alive }) else {
+                report.check(p == 0, "slot \(s) has an operation but is free or unanimated")
+                continue
+            }
+            let location = store.table.locations[s]
+            if store.isExclusive(slot: Int32(s)) {
+                report.check(p == 0, "exclusive slot \(s) has an operation")
+                let track = store.tracks[Int(slot.entries[0].track)]
+                let shown = store.batches[Int(track.batch)].shownRow[Int(track.index)]
+                report.check(shown == store.table.rowPointer(ofSlot: Int32(s)), "exclusive slot \(s)'s track shows into another row")
+            } else if p >= Self.transformPlace {
+                let f = transformSlots[Int(p - Self.transformPlace)]
+                report.check(f.column == location.column && f.row == location.row, "transform slot \(s)'s operation writes an old row")
+                report.check(entriesMatch(f.entries, slot), "transform slot \(s)'s operation reads other lanes than its tracks'")
+            } else if p > 0 {
+                let f = fastSlots[Int(p) - 1]
+                report.check(f.column == location.column && f.row == location.row, "fast slot \(s)'s operation writes an old row")
+                report.check(Int(f.width) == slot.kind.componentCount, "fast slot \(s)'s operation writes \(f.width) components")
+                report.check(entriesMatch(f.entries, slot), "fast slot \(s)'s operation reads other lanes than its tracks'")
+            } else {
+                report.check(p < 0, "composed slot \(s) has no operation")
+            }
+        }
+    }
+
     /// Takes the batches' column pointers for this frame.
     func takePointers(of batches: [TrackBatch]) {
         if batches.count > batchCapacity {
@@ -352,6 +405,8 @@ final class Composition {
     @inline(__always)
     static func composeTransform(_ f: UnsafePointer<TransformSlot>, entries: UnsafeBufferPointer<FastEntry>,
                                  batches: UnsafePointer<BatchPointers>) -> Transform3D? {
+        // `f` points into `transformSlots` (the caller's buffer of the plan, alive for the call);
+        // `batches` has one entry per batch of the store, refreshed by `refreshBatchPointers` before a frame.
         var parts = f.pointee.parts, angle = f.pointee.angles.z
         var turn = 0.0, written = false
         // The one turn's cosine and sine when its batch computed them (the common case: one path
@@ -482,6 +537,8 @@ final class Composition {
         }
         let row = bases[Int(f.column)] + Int(f.row) * Int(f.width)
         return withUnsafeBytes(of: &a) { raw in
+            // As above: four Doubles; `planFast` takes only kinds of at most four components, and each
+            // entry's range lies within its kind (`componentRange`), so every index is below 4.
             let a = raw.baseAddress!.assumingMemoryBound(to: Double.self)
             var differs = false
             for c in 0..<Int(f.width) {

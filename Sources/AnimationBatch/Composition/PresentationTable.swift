@@ -48,6 +48,9 @@ final class PresentationTable {
             self.property = property
             self.kind = kind
             width = kind.componentCount
+            // Owned raw storage: allocated here, regrown by `append` (moved, old freed), freed in deinit;
+            // the table hands out only a column and a row, never these pointers, except to a
+            // `PresentationColumn`, which is documented as valid until the store next changes.
             values = .allocate(capacity: 16 * width)
             slots = .allocate(capacity: 16)
             layers = .allocate(capacity: 16)
@@ -55,7 +58,7 @@ final class PresentationTable {
         }
 
         deinit {
-            values.deallocate()
+            values.deallocate()   // the only owner (see init); nothing outlives the column
             slots.deallocate()
             layers.deallocate()
         }
@@ -124,6 +127,10 @@ final class PresentationTable {
     var pending: UnsafeMutablePointer<UInt8> { raw.pointee.pending }
 
     init() {
+        // `raw` and the arrays it points to are owned by the table: allocated here, regrown by
+        // `reserveSlots` / `column(for:)` (which move, then free, the old memory), freed in deinit.
+        // Readers index `locations` and `pending` below `slotCapacity`, `bases` and `kinds` below the
+        // column count (≤ `columnCapacity`); `presentationValue(of:)` checks a handle's index first.
         raw = .allocate(capacity: 1)
         raw.initialize(to: RawTables(locations: .allocate(capacity: 16), pending: .allocate(capacity: 16), slotCapacity: 16,
                                      bases: .allocate(capacity: 8), kinds: .allocate(capacity: 8), columnCapacity: 8))
@@ -149,7 +156,7 @@ final class PresentationTable {
         regrow(&raw.pointee.pending, keeping: old, capacity: newCapacity)
         (pending + old).initialize(repeating: 0, count: newCapacity - old)
         (locations + old).initialize(repeating: SlotLocation(generation: 0, column: -1, row: -1), count: newCapacity - old)
-        raw.pointee.slotCapacity = newCapacity
+        raw.pointee.slotCapacity = newCapacity   // both arrays now hold newCapacity initialised entries
     }
 
     /// The column of `property`, created with `kind` if new.
@@ -408,6 +415,7 @@ public struct PresentationColumn {
         kind = column.kind
         componentCount = column.width
         count = column.count
+        // A view of the column's own storage: valid until the store next changes (the type's contract).
         values = UnsafeBufferPointer(start: column.values, count: column.count * column.width)
         slots = UnsafePointer(column.slots)
         layers = UnsafeBufferPointer(start: column.layers, count: column.count)

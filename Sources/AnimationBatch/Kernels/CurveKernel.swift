@@ -562,6 +562,7 @@ final class CurveStorage {
     }
 
     deinit {
+        // Owned: `functionIndex.count` initialised entries below `functionCapacity`, moved on growth.
         functions.deinitialize(count: functionIndex.count)
         functions.deallocate()
     }
@@ -585,6 +586,7 @@ final class CurveStorage {
     private func append(_ function: TimingFunction) -> Int {
         let index = functionIndex.count
         if index == functionCapacity {
+            // The old entries are moved (not copied) into the new buffer, then the old one is freed.
             let grown = UnsafeMutablePointer<TimingFunction>.allocate(capacity: functionCapacity * 2)
             grown.moveInitialize(from: functions, count: index)
             functions.deallocate()

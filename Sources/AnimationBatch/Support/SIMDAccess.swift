@@ -1,6 +1,11 @@
 // Loads and stores of whole SIMD blocks through raw pointers. performance-notes.md: building a SIMD
 // vector lane by lane from array subscripts made a kernel 3× slower than scalar code; unaligned raw
 // loads compile to single vector moves (our columns are aligned anyway).
+//
+// Safety of every access below: `p` is a column's base (``Column``) and `i` a block's first lane
+// (a multiple of 16 below the column's count rounded up to 16); columns hold whole blocks of 16,
+// so the 16 (or 8) elements from `i` are inside the allocation. The
+// loads are unaligned, so no alignment is assumed.
 
 @inline(__always) func load16(_ p: UnsafeMutablePointer<Float>, _ i: Int) -> SIMD16<Float> {
     UnsafeRawPointer(p + i).loadUnaligned(as: SIMD16<Float>.self)
@@ -10,16 +15,8 @@
     UnsafeMutableRawPointer(p + i).storeBytes(of: v, as: SIMD16<Float>.self)
 }
 
-@inline(__always) func load32(_ p: UnsafeMutablePointer<Float>, _ i: Int) -> SIMD32<Float> {
-    UnsafeRawPointer(p + i).loadUnaligned(as: SIMD32<Float>.self)
-}
-
-@inline(__always) func store32(_ v: SIMD32<Float>, _ p: UnsafeMutablePointer<Float>, _ i: Int) {
-    UnsafeMutableRawPointer(p + i).storeBytes(of: v, as: SIMD32<Float>.self)
-}
-
 @inline(__always) func load8(_ p: UnsafeMutablePointer<Double>, _ i: Int) -> SIMD8<Double> {
-    UnsafeRawPointer(p + i).loadUnaligned(as: SIMD8<Double>.self)
+    UnsafeRawPointer(p + i).loadUnaligned(as: SIMD8<Double>.self)   // in bounds: see the note above
 }
 
 /// Eight Floats from `p + i`, widened to Double (exactly).
@@ -31,11 +28,11 @@
 }
 
 @inline(__always) func load16(_ p: UnsafeMutablePointer<UInt8>, _ i: Int) -> SIMD16<UInt8> {
-    UnsafeRawPointer(p + i).loadUnaligned(as: SIMD16<UInt8>.self)
+    UnsafeRawPointer(p + i).loadUnaligned(as: SIMD16<UInt8>.self)   // in bounds: see the note above
 }
 
 @inline(__always) func load16(_ p: UnsafeMutablePointer<Int32>, _ i: Int) -> SIMD16<Int32> {
-    UnsafeRawPointer(p + i).loadUnaligned(as: SIMD16<Int32>.self)
+    UnsafeRawPointer(p + i).loadUnaligned(as: SIMD16<Int32>.self)   // in bounds: see the note above
 }
 
 /// Sixteen Doubles as two halves, the unit the timing kernel computes in.

@@ -89,6 +89,7 @@ package final class WorkerPool: @unchecked Sendable {
             }, context)
             #else
             pthread_create(&thread, nil, { context in
+                // Balances the passRetained above: this thread is the box's only taker.
                 let box = Unmanaged<Box>.fromOpaque(context).takeRetainedValue()
                 box.pool.workerLoop(box.index)
                 return nil

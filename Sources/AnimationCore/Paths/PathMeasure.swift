@@ -353,6 +353,14 @@ public struct ArcLengthTable: Sendable {
     /// ``maximumError`` is at most `tolerance` (the largest table when none is).
     public init(measure: PathMeasure, tolerance: Double) {
         var count = 64
+        // A table's bound is its measured error plus h/8 (h the spacing): counts whose h/8 alone
+        // passes the tolerance cannot meet it, so they are not built — the same table results.
+        // Path animations ask for 2e-4 of the length, which no table below 1,024 samples meets:
+        // the four skipped tables were half the samples of a typical search.
+        let length = measure.length
+        if length > 0 && length.isFinite {
+            while count < Self.maximumSampleCount && length / Double(count - 1) / 8 > tolerance { count *= 2 }
+        }
         var table = ArcLengthTable(measure: measure, sampleCount: count)
         while !(table.maximumError <= tolerance) && count < Self.maximumSampleCount {
             count *= 2
