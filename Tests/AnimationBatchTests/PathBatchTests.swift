@@ -117,6 +117,55 @@ struct PathBatchTests {
         }
     }
 
+    @Test("§5.6 a move-to inside a paced path jumps in no time: around it the point stays on the path, as in the reference")
+    func pacedPathJumpsAtAMove() throws {
+        // The fuzzer's shape: a subpath ending far from where the next one starts. Before, the
+        // interval holding the move lerped across the gap (370 px off the path at its middle).
+        var path = Path()
+        path.move(to: Point(x: 76, y: -125))
+        path.addLine(to: Point(x: -5, y: -73))
+        path.addCurve(to: Point(x: -7.5, y: -75.7), control1: Point(x: -8.2, y: -73.9), control2: Point(x: -8.2, y: -75))
+        path.addLine(to: Point(x: -111.8, y: -322.3))
+        path.move(to: Point(x: -42.5, y: 35.9))
+        path.addLine(to: Point(x: 34.7, y: 32.6))
+        path.move(to: Point(x: 0, y: 0))   // a second jump, and one onto a subpath of one zero-length line
+        path.addLine(to: Point(x: 0, y: 0))
+        path.move(to: Point(x: 10, y: 10))
+        path.addLine(to: Point(x: 75.7, y: 15.9))
+        let measure = PathMeasure(path)
+        #expect(measure.jumps.count == 3)
+        let store = TrackStore()
+        let fly = KeyframeAnimation(keyPath: "position", path: path, calculationMode: .paced, duration: 1)
+        for layer in 1...17 {   // lanes in two blocks
+            try store.setModelValue(.point(Point(x: 0, y: 0)), layer: LayerID(UInt64(layer)), property: "position")
+            try store.add(fly, layer: LayerID(UInt64(layer)))
+        }
+        let evaluator = FrameEvaluator(store: store)
+        let tolerance = 1e-3 * measure.length
+        var checked = 0, nearJumps = 0
+        // Every time around each jump, densely (the table's intervals are about 1/1,000 of the duration).
+        let jumpTimes = measure.jumps.map { $0.length / measure.length }
+        let times = jumpTimes.flatMap { s in (-300...300).map { s + Double($0) * 1e-5 } } + stride(from: 0.0, through: 1, by: 1e-3)
+        for t in times where t >= 0 && t <= 1 {
+            evaluator.evaluate(at: t)
+            let reference = ReferenceEvaluator.presentationValue(ofProperty: "position", model: .point(Point(x: 0, y: 0)),
+                                                                 animations: [fly], at: t)
+            for layer in [1, 17] {
+                let batch = evaluator.value(layer: LayerID(UInt64(layer)), property: "position")!
+                checked += 1
+                if PrecisionTable.maxDifference(batch, reference) <= tolerance { continue }
+                // Within a Float ulp of progress of a jump either side is right.
+                let near = [-1e-6, 1e-6].contains { d in
+                    PrecisionTable.maxDifference(batch, ReferenceEvaluator.presentationValue(
+                        ofProperty: "position", model: .point(Point(x: 0, y: 0)), animations: [fly], at: t + d)) <= tolerance
+                }
+                nearJumps += near ? 1 : 0
+                #expect(near, "t = \(t): batch \(batch), reference \(reference)")
+            }
+        }
+        #expect(checked > 3_000 && nearJumps <= 12)
+    }
+
     @Test("a progress that is NaN (a timing whose arithmetic overflows) reads the path's first sample, never outside its tables")
     func nanProgressStaysInsideTheTables() throws {
         // The fuzzer's case: an autoreversing duration of Double.greatestFiniteMagnitude makes the

@@ -20,6 +20,12 @@ import CKernelSupport
 /// lane: W3 (10,000 seed layers, 2,000 of them flying with rotation mode auto), frame p50 2.5 →
 /// 0.6 ms on one thread.
 ///
+/// **Jumps** (§5.6: a move-to inside the path takes no time). An interval that holds a jump
+/// cannot be one lerp: its lanes (tracks on such paths are flagged, so other blocks pay one test)
+/// lerp within the piece before the jump toward the point it leaves, or after it from the point it
+/// lands on, from a short per-path list of the intervals' jumps. Lerping across the jump instead
+/// put the point hundreds of pixels off the path for one interval (found by the fuzzer).
+///
 /// **Error bound.** The table is built to a rigorous bound of 2e-4 of the path's length (its
 /// ``ArcLengthTable/maximumError``), inside the precision table's 1e-3 · length; angles within
 /// 1e-5 rad of the reference at the table's check points (measured, see `TangentAngleTable`),
@@ -45,6 +51,13 @@ final class PathBatch: TrackBatch {
     }
     /// (x, y) per sample.
     let tables = Pool<Float>(fill: 0)
+    /// Per track, the float offset of its path's jump list in `jumpTables`; −1 for a path without jumps.
+    let jumpBase = Column<Int32>(fill: -1)
+    /// Per path with jumps: their count, then six floats each — the interval, the weight within it
+    /// where the jump falls, the point left and the point landed on — by interval and weight.
+    let jumpTables = Pool<Float>(fill: 0)
+    /// Tracks on paths with jumps: while there are none, frames skip the check.
+    private var jumpingCount = 0
     /// Per track, the float offset of its angle table in `angleTables`; −1 without a rotation mode.
     let angleBase = Column<Int32>(fill: -1)
     /// Eight floats per interval: start, slope, corner, after the corner, slope after it, exact
@@ -66,7 +79,7 @@ final class PathBatch: TrackBatch {
 
     /// The cumulative term is the only reader of iterations, and it comes from `cumulativeDelta`.
     override var readsIterations: Bool { cumulativeCount > 0 }
-    private var tableIndex: [Path: (offset: Int32, count: Int32)] = [:]
+    private var tableIndex: [Path: (offset: Int32, count: Int32, jumps: Int32)] = [:]
 
     init() {
         cumulativeDelta = VectorColumns(width: 2)
@@ -86,6 +99,7 @@ final class PathBatch: TrackBatch {
         angleCosine.reserve(needed, count: count)
         angleSine.reserve(needed, count: count)
         angleBase.reserve(needed, count: count)
+        jumpBase.reserve(needed, count: count)
     }
 
     override func moveSpecific(_ from: Int, to: Int) {
@@ -96,12 +110,14 @@ final class PathBatch: TrackBatch {
         angleCosine[to] = angleCosine[from]
         angleSine[to] = angleSine[from]
         angleBase[to] = angleBase[from]
+        jumpBase[to] = jumpBase[from]
         rotating[to] = rotating[from]
     }
 
     override func willRemoveSpecific(_ i: Int) {
         if rotating[i] != nil { rotatingCount -= 1 }
         if !cumulativeDelta.isZero(i) { cumulativeCount -= 1 }
+        if jumpBase[i] >= 0 { jumpingCount -= 1 }
     }
 
     override func clearSpecific(_ i: Int) {
@@ -112,6 +128,7 @@ final class PathBatch: TrackBatch {
         angleCosine[i] = 1
         angleSine[i] = 0
         angleBase[i] = -1
+        jumpBase[i] = -1
         rotating.removeLast()
     }
 
@@ -125,9 +142,12 @@ final class PathBatch: TrackBatch {
             rotating.append(animation)
         }
         if animation != nil { rotatingCount += 1 }
+        if i < count, jumpBase[i] >= 0 { jumpingCount -= 1 }   // a path set again
+        defer { if jumpBase[i] >= 0 { jumpingCount += 1 } }
         if let entry = tableIndex[path] {
             tableOffset[i] = entry.offset
             sampleCount[i] = entry.count
+            jumpBase[i] = entry.jumps
             angleBase[i] = animation.map { angleTable(path, count: Int(entry.count), reverse: $0.rotationMode == .autoReverse) } ?? -1
         } else {
             let measure = PathMeasure(path)
@@ -136,13 +156,38 @@ final class PathBatch: TrackBatch {
             data.reserveCapacity(table.points.count * 2)
             for p in table.points { data += [Float(p.x), Float(p.y)] }
             let offset = Int32(tables.append(data) / 2)
-            tableIndex[path] = (offset, Int32(table.points.count))
+            let jumps = jumpTable(measure, sampleCount: table.points.count)
+            tableIndex[path] = (offset, Int32(table.points.count), jumps)
             tableOffset[i] = offset
             sampleCount[i] = Int32(table.points.count)
+            jumpBase[i] = jumps
             angleBase[i] = animation.map { angleTable(path, count: table.points.count, reverse: $0.rotationMode == .autoReverse) } ?? -1
         }
         cumulativeDelta.set(i, delta)
         if !cumulativeDelta.isZero(i) { cumulativeCount += 1 }
+    }
+
+    /// The float offset of the jump list of a path measured by `measure` and sampled `sampleCount`
+    /// times, or −1 when it has no jump. A jump at fraction u of the length falls in interval
+    /// ⌊u·(m − 1)⌋ at the weight left over; one on a sample is also listed at the end (weight 1)
+    /// of the interval before it, whose end point is already the landing point.
+    private func jumpTable(_ measure: PathMeasure, sampleCount m: Int) -> Int32 {
+        let jumps = measure.jumps
+        guard !jumps.isEmpty, measure.length > 0, measure.length.isFinite else { return -1 }
+        var entries: [(k: Int, w: Double, from: Point, to: Point)] = []
+        for jump in jumps {
+            let u = jump.length / measure.length * Double(m - 1)
+            var k = Int(u.rounded(.down)), w = u - Double(k)   // u ∈ [0, m − 1]: the length is within the path's
+            if k > m - 2 { (k, w) = (m - 2, 1) }
+            entries.append((k, w, jump.from, jump.to))
+            if w == 0 && k > 0 { entries.append((k - 1, 1, jump.from, jump.to)) }
+        }
+        entries.sort { ($0.k, $0.w) < ($1.k, $1.w) }   // stable for equal keys: the path's order stands
+        var data: [Float] = [Float(entries.count)]
+        for e in entries {
+            data += [Float(e.k), Float(e.w), Float(e.from.x), Float(e.from.y), Float(e.to.x), Float(e.to.y)]
+        }
+        return Int32(jumpTables.append(data))
     }
 
     /// The float offset of `path`'s angle table over `count` samples (built on first use; autoReverse
@@ -217,8 +262,9 @@ final class PathBatch: TrackBatch {
         // Four SIMD16<Float> in a tuple are 64 contiguous Floats (homogeneous tuples are laid out as
         // arrays), which the gather fills; `index` points at quads inside the table (built with the batch).
         withUnsafeMutableBytes(of: &q) { animation_gather_quads(tables, index, $0.baseAddress!.assumingMemoryBound(to: Float.self)) }
-        let x = q.0 + (q.2 - q.0) * w
-        let y = q.1 + (q.3 - q.1) * w
+        var x = q.0 + (q.2 - q.0) * w
+        var y = q.1 + (q.3 - q.1) * w
+        if jumpingCount > 0 { placeAroundJumps(block: i, sample: sample, weight: w, quads: q, x: &x, y: &y) }
         if rotatingCount > 0 { storeAngles(block: i, timing: timing, sample: sample, weight: w) }
         let add = timing.bit(CompiledTiming.addsBase)
         if cumulativeCount > 0 {
@@ -228,6 +274,42 @@ final class PathBatch: TrackBatch {
         } else {
             out.store(x, component: 0, weight: timing.weight, addsBase: add, block: i)
             out.store(y, component: 1, weight: timing.weight, addsBase: add, block: i)
+        }
+    }
+
+    /// Lanes of block `i` whose interval holds a jump (§5.6): the lerp within the piece of the
+    /// interval the weight falls in — from the interval's start toward the first point left, from
+    /// each landing point toward the next point left, from the last landing point toward the
+    /// interval's end.
+    @inline(never)
+    private func placeAroundJumps(block i: Int, sample: SIMD16<Int32>, weight w: SIMD16<Float>,
+                                  quads q: (SIMD16<Float>, SIMD16<Float>, SIMD16<Float>, SIMD16<Float>),
+                                  x: inout SIMD16<Float>, y: inout SIMD16<Float>) {
+        let bases = load16(jumpBase.base, i)
+        guard any(bases .>= 0) else { return }
+        let tables = jumpTables.base
+        for lane in 0..<16 where bases[lane] >= 0 {
+            // The list was appended whole by `jumpTable`: its count, then six floats per jump.
+            let list = tables + Int(bases[lane])
+            let k = Float(sample[lane]), weight = w[lane]
+            var start = (q.0[lane], q.1[lane]), startWeight: Float = 0
+            var end = (q.2[lane], q.3[lane]), endWeight: Float = 1
+            var inside = false
+            for j in 0..<Int(list[0]) {
+                let e = list + 1 + 6 * j
+                guard e[0] == k else { continue }
+                inside = true
+                if weight < e[1] {
+                    (end, endWeight) = ((e[2], e[3]), e[1])
+                    break
+                }
+                (start, startWeight) = ((e[4], e[5]), e[1])
+            }
+            guard inside else { continue }
+            let span = endWeight - startWeight
+            let f = span > 0 ? (weight - startWeight) / span : 0
+            x[lane] = start.0 + (end.0 - start.0) * f
+            y[lane] = start.1 + (end.1 - start.1) * f
         }
     }
 

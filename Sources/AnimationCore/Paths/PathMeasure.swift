@@ -247,6 +247,17 @@ public struct PathMeasure: Sendable {
         return (i, parameter(atLocal: local, in: i))
     }
 
+    /// Where the drawn path jumps (semantics §5.6: a move-to inside the path takes no time): at
+    /// arc length `length` the point leaves `from`, the end of what was drawn before, for `to`,
+    /// the start of the next drawn segment. Points at `length` itself are `to`'s side
+    /// (``point(atLength:)``); in length order.
+    public var jumps: [(length: Double, from: Point, to: Point)] {
+        guard segments.count > 1 else { return [] }
+        return (1..<segments.count).compactMap { j in
+            segments[j].start == segments[j - 1].end ? nil : (starts[j], segments[j - 1].end, segments[j].start)
+        }
+    }
+
     /// True when a segment in `first + 1 ... last` does not start where the one before it ended.
     func hasJump(after first: Int, through last: Int) -> Bool {
         guard last > first else { return false }
