@@ -148,9 +148,8 @@ public final class LottieBatch {
     /// Whether `batch` is `reference` stored in single precision, which is what a batch promises
     /// for every instance (its nodes against ``LottieAnimation/nodes(atFrame:size:)`` at the same
     /// frame and size): the same nodes, paint kinds and path elements, and every number (points,
-    /// colours, width, opacity) the nearest `Float` to the reference's; a NaN matches a NaN. For
-    /// files whose numbers are ordinary: past Float's range the batch can give NaN where the
-    /// reference rounds to ±∞ (docs/fuzzing.md, open findings).
+    /// colours, width, opacity) the nearest `Float` to the reference's — past Float's range the
+    /// infinity it rounds to —; a NaN matches a NaN.
     public static func storesReference(_ batch: [LottieNode], _ reference: [LottieNode]) -> Bool {
         func same(_ stored: Double, _ exact: Double) -> Bool {
             let single = Double(Float(exact))

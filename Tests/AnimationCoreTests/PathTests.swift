@@ -148,6 +148,28 @@ struct PathTests {
         }
     }
 
+    @Test("points past Float's range keep their other coordinate: the identity places points without multiplying")
+    func pointsPastFloatRangeKeepTheirOtherCoordinate() {
+        // A Lottie batch's geometry read back from single precision: (13.4, +∞).
+        var path = Path()
+        path.move(to: Point(x: 13.4, y: .infinity))
+        path.addLine(to: Point(x: -.infinity, y: 2))
+        path.addCurve(to: Point(x: 1, y: .infinity), control1: Point(x: .infinity, y: 0), control2: Point(x: 0, y: -.infinity))
+        #expect(path.elements == [.move(to: Point(x: 13.4, y: .infinity)), .line(to: Point(x: -.infinity, y: 2)),
+                                  .curve(to: Point(x: 1, y: .infinity), control1: Point(x: .infinity, y: 0),
+                                         control2: Point(x: 0, y: -.infinity))])
+        // Finite points are what applying the identity gives, bit for bit (−0 included).
+        var finite = Path()
+        finite.move(to: Point(x: -0.0, y: -3))
+        finite.addLine(to: Point(x: 5, y: -0.0))
+        #expect(finite.elements.flatMap(\.points).map(\.x.bitPattern) == [Point(x: -0.0, y: -3), Point(x: 5, y: -0.0)]
+            .map { $0.applying(.identity).x.bitPattern })
+        // Other transforms multiply as before.
+        var scaled = Path()
+        scaled.move(to: Point(x: 1, y: 2), transform: .scale(x: 2, y: 3))
+        #expect(scaled.elements == [.move(to: Point(x: 2, y: 6))])
+    }
+
     @Test("§14.2 radius 0 adds only the move; bad radii add nothing")
     func degenerateArcs() {
         var zero = Path()

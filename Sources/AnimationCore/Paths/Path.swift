@@ -94,12 +94,12 @@ public struct Path: Sendable, Hashable {
 
     /// `move(to:transform:)`: starts a new subpath at `point`.
     public mutating func move(to point: Point, transform: AffineTransform = .identity) {
-        append(.move(to: point.applying(transform)))
+        append(.move(to: point.placed(by: transform)))
     }
 
     /// `addLine(to:transform:)`: a straight line from the current point.
     public mutating func addLine(to point: Point, transform: AffineTransform = .identity) {
-        append(.line(to: point.applying(transform)))
+        append(.line(to: point.placed(by: transform)))
     }
 
     /// `addLines(between:transform:)`: a move to the first point, then lines through the rest.
@@ -111,13 +111,13 @@ public struct Path: Sendable, Hashable {
 
     /// `addQuadCurve(to:control:transform:)`: a quadratic Bézier curve from the current point.
     public mutating func addQuadCurve(to point: Point, control: Point, transform: AffineTransform = .identity) {
-        append(.quadCurve(to: point.applying(transform), control: control.applying(transform)))
+        append(.quadCurve(to: point.placed(by: transform), control: control.placed(by: transform)))
     }
 
     /// `addCurve(to:control1:control2:transform:)`: a cubic Bézier curve from the current point.
     public mutating func addCurve(to point: Point, control1: Point, control2: Point, transform: AffineTransform = .identity) {
-        append(.curve(to: point.applying(transform), control1: control1.applying(transform),
-                      control2: control2.applying(transform)))
+        append(.curve(to: point.placed(by: transform), control1: control1.placed(by: transform),
+                      control2: control2.placed(by: transform)))
     }
 
     /// `closeSubpath()`: a line back to the subpath's start, which becomes the current point.
@@ -331,4 +331,12 @@ public struct Path: Sendable, Hashable {
             throw AnimationError(field: "elements[\(i)]", reason: "has a non-finite point")
         }
     }
+}
+
+private extension Point {
+    /// The point under `t`. Under the identity, `x + 0` and `y + 0`: what `applying` gives for
+    /// finite coordinates, bit for bit (−0 becomes +0 there too), without its `0 · y`, which is
+    /// NaN for an infinite y — a coordinate past Float's range read back from single precision, as
+    /// a Lottie batch's geometry can hold, turned the other coordinate into NaN.
+    func placed(by t: AffineTransform) -> Point { t == .identity ? Point(x: x + 0, y: y + 0) : applying(t) }
 }
