@@ -248,6 +248,32 @@ struct AffineTransformTests {
         #expect(abs(mid.a - expected.a) < 1e-12 && abs(mid.b - expected.b) < 1e-12 && abs(mid.tx - expected.tx) < 1e-12)
     }
 
+    @Test("§15.3 a matrix singular up to rounding is not decomposed: equal rows, a rounding away from equal, a vanishing perspective w")
+    func singularUpToRoundingIsNotDecomposed() throws {
+        // Two equal rows of the whole matrix (the fuzzer's model): singular, whatever rounding does.
+        let equalRows = try Transform3D(elements: [40.39215686274509, 40.39215686274509, 40.39215686274509, 39.95574883649957,
+                                                   -100, -1, 40.39826047150377, 41.9607843137255,
+                                                   41.9607843137255, 41.9607843137255, 41.9607843137255, 41.9607843137255,
+                                                   41.9607843137255, 41.9607843137255, 41.9607843137255, 41.9607843137255])
+        #expect(equalRows.decomposed() == nil)
+        // The same rows one ulp apart: still singular within rounding.
+        var nudged = equalRows
+        nudged.m33 = nudged.m33.nextUp
+        #expect(nudged.decomposed() == nil)
+        // An upper 3×3 block with two rows a rounding apart.
+        let coplanar = Transform3D(m11: 1, m12: 2, m13: 3, m14: 0, m21: 1, m22: 2, m23: 3 + 1e-14, m24: 0,
+                                   m31: 0, m32: 0, m33: 1, m34: 0, m41: 0, m42: 0, m43: 0, m44: 1)
+        #expect(coplanar.decomposed() == nil)
+        // Small but well-conditioned matrices still decompose (the test is relative): a scale of 1e-5.
+        let small = Transform3D.scale(x: 1e-5, y: 1e-5, z: 1e-5)
+        let parts = try #require(small.decomposed())
+        #expect(abs(parts.scale.x - 1e-5) < 1e-20)
+        // And so do perspectives well away from singular.
+        var perspective = Transform3D.identity
+        perspective.m34 = -1.0 / 500
+        #expect(perspective.decomposed() != nil)
+    }
+
     @Test("§15.3 a matrix too nearly singular to decompose into finite parts switches discretely: no NaN from finite input (found by the keyframes fuzzer)")
     func nearlySingularDecompositionSwitchesDiscretely() throws {
         let base = try Transform3D(elements: [24.666208896009767, -64.15350576028077, -66.55527580682079, 35.75951781490807,

@@ -240,8 +240,11 @@ public struct DecomposedTransform3D: Sendable, Hashable {
 extension Transform3D {
     /// The transform's parts (semantics §15.3, the "unmatrix" of CSS Transforms 2 in Core
     /// Animation's row-vector layout), or nil when it cannot be decomposed: `m44 == 0`, a
-    /// non-finite element, a singular upper 3×3 block (a zero scale, for instance), or one so
-    /// nearly singular that a part comes out non-finite. Callers then switch discretely (§15.3).
+    /// non-finite element, a matrix singular up to rounding — an upper 3×3 block whose determinant
+    /// is within 1e-12 of its rows' lengths' product (a zero scale, two equal rows), or a
+    /// perspective whose w is within 1e-12 of the terms it is computed from (two equal rows of
+    /// the whole matrix) — or one so nearly singular that a part comes out non-finite. Callers
+    /// then switch discretely (§15.3).
     ///
     /// `decomposed()?.recomposed()` reproduces the matrix to about 1e-15 relative.
     public func decomposed() -> DecomposedTransform3D? {
@@ -253,7 +256,11 @@ extension Transform3D {
         let translation = Vector3(x: m41 * n, y: m42 * n, z: m43 * n)
         let column = Vector3(x: m14 * n, y: m24 * n, z: m34 * n)
         let det = rows.0.dot(rows.1.cross(rows.2))
-        guard det != 0, det.isFinite else { return nil }
+        // Singular up to rounding: a determinant within 1e-12 of the rows' lengths' product (the
+        // largest it can be) is 0 within the rounding of the elements, and the parts would be
+        // that rounding, magnified: 1e19 from a matrix with two equal rows, where one more
+        // rounding makes it exactly singular (the fuzzer's case, in which the two engines differed).
+        guard det.isFinite, abs(det) > 1e-12 * rows.0.length * rows.1.length * rows.2.length else { return nil }
 
         // Perspective: solve L · (pv, pw) = (column, 1) with L = [[A, 0], [t, 1]]: pv = A⁻¹ · column.
         var perspective = Vector4.noPerspective
@@ -267,7 +274,12 @@ extension Transform3D {
             let pv = Vector3(x: column.dot(colA1.cross(colA2)) / d,
                              y: colA0.dot(column.cross(colA2)) / d,
                              z: colA0.dot(colA1.cross(column)) / d)
-            perspective = Vector4(x: pv.x, y: pv.y, z: pv.z, w: 1 - translation.dot(pv))
+            let projected = translation.dot(pv)
+            let w = 1 - projected
+            // The whole 4×4 matrix is singular when w vanishes (its determinant is det · w, times
+            // m44⁴): the same test, relative to the terms w is the difference of.
+            guard abs(w) > 1e-12 * (1 + abs(projected)) else { return nil }
+            perspective = Vector4(x: pv.x, y: pv.y, z: pv.z, w: w)
         }
 
         // Gram–Schmidt on the rows: A = diag(scale) · K · R.
