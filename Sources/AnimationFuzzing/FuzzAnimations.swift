@@ -239,11 +239,11 @@ public func fuzzKeyframes(_ bytes: [UInt8]) throws {
                 let nearby = ReferenceEvaluator.presentationValues(model: model, animations: accepted, at: t + delta)[property]!
                 return PrecisionTable.maxDifference(batch, nearby) <= tolerance
             }
-            // The batch's documented bound for discrete keys (KeyframeBatch): a switch may happen
-            // one Float ulp of progress before or after the reference's. A key at progress 1 that
-            // coincides with an iteration's end shows for no time at all in the reference, so no
-            // nearby time finds it: the reference with every discrete key time moved one Float ulp
-            // does.
+            // The batch's documented bound for discrete keys and jumps (KeyframeBatch): a switch
+            // may happen one Float ulp of progress before or after the reference's. A key at
+            // progress 1 that coincides with an iteration's end shows for no time at all in the
+            // reference, so no nearby time finds it: the reference with every such key time moved
+            // one Float ulp does.
             let earlySwitch = !nearJump && [-1, 1].contains { direction in
                 let shifted = accepted.map { shiftingDiscreteKeyTimes($0, by: direction) }
                 let value = ReferenceEvaluator.presentationValues(model: model, animations: shifted, at: t)[property]!
@@ -255,14 +255,18 @@ public func fuzzKeyframes(_ bytes: [UInt8]) throws {
     }
 }
 
-/// `animation` with the key times of its discrete keyframe animations (its own, or its group's
-/// children's) moved one Float ulp down (`direction` −1) or up (+1).
+/// `animation` with the key times of its keyframe animations that switch at key times (its own,
+/// or its group's children's) moved one Float ulp down (`direction` −1) or up (+1): discrete
+/// ones, and those with a jump (two equal key times, where the later value wins, semantics §5.4).
 func shiftingDiscreteKeyTimes(_ animation: any Animation, by direction: Int) -> any Animation {
     if var group = animation as? AnimationGroup {
         group.animations = group.animations.map { shiftingDiscreteKeyTimes($0, by: direction) }
         return group
     }
-    guard var keyframes = animation as? KeyframeAnimation, keyframes.calculationMode == .discrete else { return animation }
+    guard var keyframes = animation as? KeyframeAnimation else { return animation }
+    let times = keyframes.effectiveKeyTimes
+    let jumps = zip(times, times.dropFirst()).contains { $0 == $1 }
+    guard keyframes.calculationMode == .discrete || jumps else { return animation }
     keyframes.keyTimes = keyframes.effectiveKeyTimes.map { t in
         let single = Float(t)
         return Double(direction < 0 ? single.nextDown : single.nextUp)
