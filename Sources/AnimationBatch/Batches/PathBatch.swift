@@ -174,15 +174,15 @@ final class PathBatch: TrackBatch {
     private func jumpTable(_ measure: PathMeasure, sampleCount m: Int) -> Int32 {
         let jumps = measure.jumps
         guard !jumps.isEmpty, measure.length > 0, measure.length.isFinite else { return -1 }
-        var entries: [(k: Int, w: Double, from: Point, to: Point)] = []
-        for jump in jumps {
+        var entries: [(k: Int, w: Double, order: Int, from: Point, to: Point)] = []
+        for (order, jump) in jumps.enumerated() {
             let u = jump.length / measure.length * Double(m - 1)
             var k = Int(u.rounded(.down)), w = u - Double(k)   // u ∈ [0, m − 1]: the length is within the path's
             if k > m - 2 { (k, w) = (m - 2, 1) }
-            entries.append((k, w, jump.from, jump.to))
-            if w == 0 && k > 0 { entries.append((k - 1, 1, jump.from, jump.to)) }
+            entries.append((k, w, order, jump.from, jump.to))
+            if w == 0 && k > 0 { entries.append((k - 1, 1, order, jump.from, jump.to)) }
         }
-        entries.sort { ($0.k, $0.w) < ($1.k, $1.w) }   // stable for equal keys: the path's order stands
+        entries.sort { ($0.k, $0.w, $0.order) < ($1.k, $1.w, $1.order) }   // jumps at one length keep the path's order
         var data: [Float] = [Float(entries.count)]
         for e in entries {
             data += [Float(e.k), Float(e.w), Float(e.from.x), Float(e.from.y), Float(e.to.x), Float(e.to.y)]
