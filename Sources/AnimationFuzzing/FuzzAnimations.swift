@@ -245,7 +245,7 @@ public func fuzzKeyframes(_ bytes: [UInt8]) throws {
             // reference, so no nearby time finds it: the reference with every such key time moved
             // one Float ulp does.
             let earlySwitch = !nearJump && [-1, 1].contains { direction in
-                let shifted = accepted.map { shiftingDiscreteKeyTimes($0, by: direction) }
+                let shifted = accepted.map { shiftingSwitchKeyTimes($0, by: direction) }
                 let value = ReferenceEvaluator.presentationValues(model: model, animations: shifted, at: t)[property]!
                 return PrecisionTable.maxDifference(batch, value) <= tolerance
             }
@@ -258,9 +258,9 @@ public func fuzzKeyframes(_ bytes: [UInt8]) throws {
 /// `animation` with the key times of its keyframe animations that switch at key times (its own,
 /// or its group's children's) moved one Float ulp down (`direction` −1) or up (+1): discrete
 /// ones, and those with a jump (two equal key times, where the later value wins, semantics §5.4).
-func shiftingDiscreteKeyTimes(_ animation: any Animation, by direction: Int) -> any Animation {
+func shiftingSwitchKeyTimes(_ animation: any Animation, by direction: Int) -> any Animation {
     if var group = animation as? AnimationGroup {
-        group.animations = group.animations.map { shiftingDiscreteKeyTimes($0, by: direction) }
+        group.animations = group.animations.map { shiftingSwitchKeyTimes($0, by: direction) }
         return group
     }
     guard var keyframes = animation as? KeyframeAnimation else { return animation }

@@ -254,14 +254,19 @@ public struct PathMeasure: Sendable {
     public var jumps: [(length: Double, from: Point, to: Point)] {
         guard segments.count > 1 else { return [] }
         return (1..<segments.count).compactMap { j in
-            segments[j].start == segments[j - 1].end ? nil : (starts[j], segments[j - 1].end, segments[j].start)
+            jumps(before: j) ? (starts[j], segments[j - 1].end, segments[j].start) : nil
         }
     }
 
     /// True when a segment in `first + 1 ... last` does not start where the one before it ended.
     func hasJump(after first: Int, through last: Int) -> Bool {
         guard last > first else { return false }
-        return (first + 1...last).contains { segments[$0].start != segments[$0 - 1].end }
+        return (first + 1...last).contains(where: jumps(before:))
+    }
+
+    /// True when segment `j` (≥ 1) does not start where segment `j − 1` ended.
+    private func jumps(before j: Int) -> Bool {
+        segments[j].start != segments[j - 1].end
     }
 
     /// The point at arc length `s` along the drawn path (semantics §14.6), `s` clamped to
