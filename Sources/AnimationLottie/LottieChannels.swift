@@ -46,6 +46,9 @@ final class LottieChannels: @unchecked Sendable {
         var values: [Double] = []
         var curves: [TimingFunction] = []
         var spatial: [LottieProperty.SpatialCurve] = []
+        /// Where each single curve already is in ``curves`` (by its bits): equal curves share an
+        /// index, so that ``EasingMemo`` finds their solves.
+        var curveIndex: [[UInt64]: Int] = [:]
 
         /// The channel of `property` (a new row each time; −1 for nil).
         mutating func add(_ property: LottieProperty?) -> Int {
@@ -59,11 +62,16 @@ final class LottieChannels: @unchecked Sendable {
                 let offset = values.count
                 values.append(contentsOf: s.start)
                 values.append(contentsOf: s.end)
-                let easing = curves.count
+                var easing = curves.count
                 // One curve for every dimension when they are all the same (most files): solved
                 // once per segment rather than once per dimension, with the same result.
                 let shared = s.easing.allSatisfy { $0 == s.easing[0] }
-                curves.append(contentsOf: shared ? Array(s.easing.prefix(1)) : s.easing)
+                if shared, let curve = s.easing.first {
+                    let bits = [curve.x1, curve.y1, curve.x2, curve.y2].map(\.bitPattern)
+                    if let known = curveIndex[bits] { easing = known } else { curveIndex[bits] = easing; curves.append(curve) }
+                } else {
+                    curves.append(contentsOf: s.easing)
+                }
                 var spatialIndex = -1
                 if let curve = s.spatial {
                     spatialIndex = spatial.count
@@ -116,9 +124,19 @@ final class LottieChannels: @unchecked Sendable {
 
     /// Writes channel `id`'s value at `frame` (its dimension of numbers) to `out`
     /// (``LottieProperty/evaluate(atFrame:into:)``).
-    func evaluate(_ id: Int, atFrame frame: Double, into out: UnsafeMutablePointer<Double>) {
-        let c = channels[id], n = c.dimension
-        guard c.segmentCount > 0 else { for d in 0..<n { out[d] = values[c.first + d] }; return }
+    @inline(__always)
+    func evaluate(_ id: Int, atFrame frame: Double, memo: EasingMemo, into out: UnsafeMutablePointer<Double>) {
+        let c = channels[id]
+        guard c.segmentCount > 0 else { for d in 0..<c.dimension { out[d] = values[c.first + d] }; return }
+        evaluateAnimated(c, atFrame: frame, memo: memo, into: out)
+    }
+
+    /// ``evaluate(_:atFrame:into:)`` for a channel with keyframes. Apart, so that a constant
+    /// channel (most of a transform's) is a load where it is read, not a call: the calls were
+    /// a tenth of a tick.
+    @inline(never)
+    func evaluateAnimated(_ c: Channel, atFrame frame: Double, memo: EasingMemo, into out: UnsafeMutablePointer<Double>) {
+        let n = c.dimension
         guard let i = segmentIndex(c, frame) else {
             let from = frame < c.firstFrame ? c.first : c.last
             for d in 0..<n { out[d] = values[from + d] }
@@ -128,50 +146,74 @@ final class LottieChannels: @unchecked Sendable {
         let start = s.values, end = s.values + n
         if s.hold || s.endFrame <= s.startFrame { for d in 0..<n { out[d] = values[start + d] }; return }
         let progress = (frame - s.startFrame) / (s.endFrame - s.startFrame)
-        if s.spatial >= 0 {
-            let eased = curves[s.easing].value(at: progress)
-            let p = spatial[s.spatial].point(atFraction: eased)
-            for d in 0..<n { out[d] = values[start + d] }
-            out[0] = p.x
-            if n > 1 { out[1] = p.y }
-            for d in 2..<max(n, 2) where d < n { out[d] = values[start + d] + (values[end + d] - values[start + d]) * eased }
-            return
-        }
+        if s.spatial >= 0 { return evaluateSpatial(s, n, progress, memo: memo, into: out) }
         if s.easingCount <= 1 {
-            let eased = curves[s.easing].value(at: progress)
+            let eased = eased(s.easing, progress, memo)
             for d in 0..<n { out[d] = values[start + d] + (values[end + d] - values[start + d]) * eased }
             return
         }
         for d in 0..<n {
-            let eased = curves[s.easing + (d < s.easingCount ? d : 0)].value(at: progress)
+            let eased = eased(s.easing + (d < s.easingCount ? d : 0), progress, memo)
             out[d] = values[start + d] + (values[end + d] - values[start + d]) * eased
         }
     }
 
+    /// A position segment's value: the point at the eased fraction of its curve's length
+    /// (lottie §2.6), further dimensions mixed as usual. Apart: rarely taken, and its stack frame
+    /// would burden every other evaluation.
+    @inline(never)
+    func evaluateSpatial(_ s: Segment, _ n: Int, _ progress: Double, memo: EasingMemo, into out: UnsafeMutablePointer<Double>) {
+        let start = s.values, end = s.values + n
+        let eased = eased(s.easing, progress, memo)
+        let p = spatial[s.spatial].point(atFraction: eased)
+        for d in 0..<n { out[d] = values[start + d] }
+        out[0] = p.x
+        if n > 1 { out[1] = p.y }
+        for d in 2..<max(n, 2) where d < n { out[d] = values[start + d] + (values[end + d] - values[start + d]) * eased }
+    }
+
+    /// Curve `curve`'s value at `progress` (``TimingFunction/value(at:)``), taken from `memo`
+    /// when this instance-frame solved the same curve at the same progress already: channels
+    /// keyed at the same frames with the same easing (often most of a file) share one solve,
+    /// with the same bits.
+    @inline(__always)
+    func eased(_ curve: Int, _ progress: Double, _ memo: EasingMemo) -> Double {
+        let entry = memo.entry(curve, progress)
+        if entry.pointee.generation == memo.generation && entry.pointee.curve == curve
+            && entry.pointee.progress.bitPattern == progress.bitPattern {
+            return entry.pointee.value
+        }
+        let value = curves[curve].value(at: progress)
+        entry.pointee = EasingMemo.Entry(curve: curve, progress: progress, value: value, generation: memo.generation)
+        return value
+    }
+
     /// The first number of channel `id` at `frame` (0 for none).
     @inline(__always)
-    func scalar(_ id: Int, atFrame frame: Double) -> Double {
-        let n = channels[id].dimension
+    func scalar(_ id: Int, atFrame frame: Double, memo: EasingMemo) -> Double {
+        let c = channels[id], n = c.dimension
         guard n > 0 else { return 0 }
+        guard c.segmentCount > 0 else { return values[c.first] }
         return withUnsafeTemporaryAllocation(of: Double.self, capacity: n) { buffer in
-            evaluate(id, atFrame: frame, into: buffer.baseAddress!)   // capacity n > 0
+            evaluateAnimated(c, atFrame: frame, memo: memo, into: buffer.baseAddress!)   // capacity n > 0
             return buffer[0]
         }
     }
 
     /// The first two numbers of channel `id` at `frame` (0 where missing).
     @inline(__always)
-    func pair(_ id: Int, atFrame frame: Double) -> (Double, Double) {
-        let n = channels[id].dimension
+    func pair(_ id: Int, atFrame frame: Double, memo: EasingMemo) -> (Double, Double) {
+        let c = channels[id], n = c.dimension
         guard n > 0 else { return (0, 0) }
+        guard c.segmentCount > 0 else { return (values[c.first], n > 1 ? values[c.first + 1] : 0) }
         return withUnsafeTemporaryAllocation(of: Double.self, capacity: n) { buffer in
-            evaluate(id, atFrame: frame, into: buffer.baseAddress!)   // capacity n > 0
+            evaluateAnimated(c, atFrame: frame, memo: memo, into: buffer.baseAddress!)   // capacity n > 0
             return (buffer[0], n > 1 ? buffer[1] : 0)
         }
     }
 
     /// The direction of travel of position channel `id` at `frame` (``LottieProperty``'s).
-    func direction(_ id: Int, atFrame frame: Double) -> Point? {
+    func direction(_ id: Int, atFrame frame: Double, memo: EasingMemo) -> Point? {
         let c = channels[id]
         guard c.segmentCount > 0, c.dimension >= 2 else { return nil }
         let lastEnd = segments[c.segmentStart + c.segmentCount - 1].endFrame
@@ -180,7 +222,7 @@ final class LottieChannels: @unchecked Sendable {
         guard !s.hold else { return nil }
         if s.spatial >= 0 {
             let progress = s.endFrame > s.startFrame ? min(max((frame - s.startFrame) / (s.endFrame - s.startFrame), 0), 1) : 1
-            let t = spatial[s.spatial].tangent(atFraction: curves[s.easing].value(at: progress))
+            let t = spatial[s.spatial].tangent(atFraction: eased(s.easing, progress, memo))
             return t.x == 0 && t.y == 0 ? nil : t
         }
         let n = c.dimension
@@ -200,27 +242,23 @@ final class LottieChannels: @unchecked Sendable {
     }
 
     /// ``LottieTransform/matrix(atFrame:extraRotation:)`` from channels: the same operations.
-    func matrix(_ t: Transform, atFrame frame: Double, extraRotation: Double = 0) -> AffineTransform {
-        let (ax, ay) = pair(t.anchor, atFrame: frame)
+    func matrix(_ t: Transform, atFrame frame: Double, memo: EasingMemo, extraRotation: Double = 0) -> AffineTransform {
+        let (ax, ay) = pair(t.anchor, atFrame: frame, memo: memo)
         var sx = 100.0, sy = 100.0
-        let n = channels[t.scale].dimension
-        if n > 0 {
-            withUnsafeTemporaryAllocation(of: Double.self, capacity: n) { buffer in
-                evaluate(t.scale, atFrame: frame, into: buffer.baseAddress!)   // capacity n > 0
-                sx = buffer[0]
-                sy = n > 1 ? buffer[1] : sx
-            }
+        if channels[t.scale].dimension > 0 {
+            (sx, sy) = pair(t.scale, atFrame: frame, memo: memo)
+            if channels[t.scale].dimension == 1 { sy = sx }
         }
         let p: Point
         if t.positionX >= 0 && t.positionY >= 0 {
-            p = Point(x: scalar(t.positionX, atFrame: frame), y: scalar(t.positionY, atFrame: frame))
+            p = Point(x: scalar(t.positionX, atFrame: frame, memo: memo), y: scalar(t.positionY, atFrame: frame, memo: memo))
         } else if t.position >= 0 {
-            let (x, y) = pair(t.position, atFrame: frame)
+            let (x, y) = pair(t.position, atFrame: frame, memo: memo)
             p = Point(x: x, y: y)
         } else {
             p = Point(x: 0, y: 0)
         }
-        let r = scalar(t.rotation, atFrame: frame) * .pi / 180 + extraRotation
+        let r = scalar(t.rotation, atFrame: frame, memo: memo) * .pi / 180 + extraRotation
         var m = AffineTransform.translation(x: -ax, y: -ay)
         m = m.concatenating(.scale(x: sx / 100, y: sy / 100))
         if r != 0 { m = m.concatenating(.rotation(angle: r)) }
@@ -228,8 +266,8 @@ final class LottieChannels: @unchecked Sendable {
     }
 
     /// ``LottieTransform/opacity(atFrame:)`` from channels.
-    func opacity(_ t: Transform, atFrame frame: Double) -> Double {
-        min(max(scalar(t.opacity, atFrame: frame) / 100, 0), 1)
+    func opacity(_ t: Transform, atFrame frame: Double, memo: EasingMemo) -> Double {
+        min(max(scalar(t.opacity, atFrame: frame, memo: memo) / 100, 0), 1)
     }
 }
 
@@ -238,5 +276,31 @@ extension LottieChannels.Builder {
     mutating func add(_ t: LottieTransform) -> LottieChannels.Transform {
         LottieChannels.Transform(anchor: add(t.anchor), position: add(t.position), positionX: add(t.positionX), positionY: add(t.positionY),
                                  scale: add(t.scale), rotation: add(t.rotation), opacity: add(t.opacity))
+    }
+}
+
+/// Eased values solved during one instance-frame, for ``LottieChannels/eased(_:_:_:)``: a small
+/// table in a thread's working memory (raw memory, owned by ``LottieWork``), its entries keyed
+/// by curve and progress and valid for one generation — one instance at one frame, so an
+/// instance never reads what another one solved.
+struct EasingMemo {
+    struct Entry {
+        var curve: Int
+        var progress: Double
+        var value: Double
+        var generation: Int
+    }
+
+    /// Entries in the table (a power of two).
+    static let capacity = 64
+
+    let entries: UnsafeMutablePointer<Entry>
+    let generation: Int
+
+    /// The entry `curve` at `progress` lives in (direct-mapped by a hash of both).
+    @inline(__always)
+    func entry(_ curve: Int, _ progress: Double) -> UnsafeMutablePointer<Entry> {
+        let hash = (UInt64(truncatingIfNeeded: curve) &* 0x9E37_79B9_7F4A_7C15) ^ (progress.bitPattern &* 0xC2B2_AE3D_27D4_EB4F)
+        return entries + Int(truncatingIfNeeded: hash >> 58)   // 6 bits: < capacity
     }
 }

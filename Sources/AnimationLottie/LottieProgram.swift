@@ -60,7 +60,7 @@ public final class LottieProgram: Sendable {
         case constant(kinds: Range<Int>, numbers: Range<Int>)
         case rectangle(position: Int, size: Int, roundness: Int, reversed: Bool)
         case ellipse(position: Int, size: Int, reversed: Bool)
-        /// An index into ``LottieProgram/morphs``.
+        /// An index into ``LottieProgram/morphTables``.
         case morph(Int)
     }
 
@@ -113,8 +113,8 @@ public final class LottieProgram: Sendable {
 
     /// Every property, as flat tables.
     let channels: LottieChannels
-    /// Paths that morph (read by reference: the only per-frame geometry built from objects).
-    let morphs: [LottieShapeProperty]
+    /// Paths that morph, as flat tables.
+    let morphTables: LottieMorphs
     /// The geometry of slots that never move: element kinds and numbers.
     let templateKinds: [UInt8]
     let templateNumbers: [Double]
@@ -163,7 +163,7 @@ public final class LottieProgram: Sendable {
         var builder = Builder(animation: animation)
         try builder.composition(animation.layers, owner: -1, index: 0, depth: 0)
         channels = LottieChannels(builder.channels)
-        morphs = builder.morphs
+        morphTables = LottieMorphs(builder.morphs)
         templateKinds = builder.templateKinds
         templateNumbers = builder.templateNumbers
         slotLists = builder.slotLists

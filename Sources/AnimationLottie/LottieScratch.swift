@@ -50,13 +50,17 @@ struct LottieWork {
     /// Elements a sink had no room for, counted (the program's capacities are proved enough; the
     /// tests check that this stays 0).
     var overflows = UnsafeMutableBufferPointer<Int>(start: nil, count: 0)
+    /// The easing memo's entries and its generation (one per instance-frame evaluated).
+    var easingEntries = UnsafeMutableBufferPointer<EasingMemo.Entry>(start: nil, count: 0)
+    var easingGeneration = UnsafeMutableBufferPointer<Int>(start: nil, count: 0)
 
     /// The working memory's size in bytes.
     var bytes: Int {
         8 * (compositionFrames.count + layerFrames.count + layerOpacity.count + groupOpacity.count + groupCumulative.count
              + slotNumbers.count + slotKindCount.count + slotNumberCount.count + trimNumbers.count + segments.count
-             + segmentStarts.count + segmentLengths.count + segmentTables.count + slotLengths.count + overflows.count)
-            + MemoryLayout<Interval>.stride * intervals.count
+             + segmentStarts.count + segmentLengths.count + segmentTables.count + slotLengths.count + overflows.count
+             + easingGeneration.count)
+            + MemoryLayout<Interval>.stride * intervals.count + MemoryLayout<EasingMemo.Entry>.stride * easingEntries.count
             + MemoryLayout<AffineTransform>.stride * (world.count + full.count + groupMatrix.count)
             + visible.count + slotKinds.count + trimKinds.count + segmentFlags.count
     }
@@ -105,7 +109,13 @@ struct LottieWork {
         size(&intervals, Self.intervalCapacity, Interval(a: 0, b: 0, whole: 0, depth: 0))
         size(&slotLengths, p.slots.count, 0)
         size(&overflows, 1, 0)
+        // Generation 0 marks an entry never written: evaluations start at 1.
+        size(&easingEntries, EasingMemo.capacity, EasingMemo.Entry(curve: 0, progress: 0, value: 0, generation: 0))
+        size(&easingGeneration, 1, 0)
     }
+
+    /// The easing memo of the instance-frame being evaluated (buffers sized by `reserve`).
+    var memo: EasingMemo { EasingMemo(entries: easingEntries.baseAddress!, generation: easingGeneration[0]) }
 
     // Called once, by the owner (`LottieScratch.deinit`, or a `defer` for a local work): each buffer
     // was allocated by `reserve` or `init(path:_:)` and is freed exactly here.
@@ -115,7 +125,7 @@ struct LottieWork {
         slotKinds.deallocate(); slotNumbers.deallocate(); slotKindCount.deallocate(); slotNumberCount.deallocate()
         trimKinds.deallocate(); trimNumbers.deallocate(); segments.deallocate(); segmentFlags.deallocate()
         segmentStarts.deallocate(); segmentLengths.deallocate(); segmentTables.deallocate(); intervals.deallocate()
-        slotLengths.deallocate(); overflows.deallocate()
+        slotLengths.deallocate(); overflows.deallocate(); easingEntries.deallocate(); easingGeneration.deallocate()
     }
 
     // MARK: Layers (lottie §1.2, §3)
@@ -125,6 +135,7 @@ struct LottieWork {
         out.kindCount = 0
         out.numberCount = 0
         compositionFrames[0] = frame
+        easingGeneration[0] += 1   // a new instance-frame: nothing memoised before counts
         // The program's tables read in place: binding an element would copy it and retain every
         // array inside.
         p.layers.withUnsafeBufferPointer { layers in
@@ -143,19 +154,19 @@ struct LottieWork {
             } else {
                 var extra = 0.0
                 let position = layer.pointee.transform.position
-                if layer.pointee.autoOrient, position >= 0, let d = p.channels.direction(position, atFrame: f) {
+                if layer.pointee.autoOrient, position >= 0, let d = p.channels.direction(position, atFrame: f, memo: memo) {
                     extra = atan2(d.y, d.x)
                 }
-                local = p.channels.matrix(layer.pointee.transform, atFrame: f, extraRotation: extra)
+                local = p.channels.matrix(layer.pointee.transform, atFrame: f, memo: memo, extraRotation: extra)
             }
             world[k] = layer.pointee.parent >= 0 ? local.concatenating(world[layer.pointee.parent]) : local
             visible[k] = !layer.pointee.hidden && cf >= layer.pointee.inPoint && cf < layer.pointee.outPoint
             guard visible[k] else { continue }
             full[k] = world[k].concatenating(layer.pointee.owner >= 0 ? full[layer.pointee.owner] : p.fit)
             layerOpacity[k] = (layer.pointee.owner >= 0 ? layerOpacity[layer.pointee.owner] : 1)
-                * (layer.pointee.constantOpacity ?? p.channels.opacity(layer.pointee.transform, atFrame: f))
+                * (layer.pointee.constantOpacity ?? p.channels.opacity(layer.pointee.transform, atFrame: f, memo: memo))
             if case .precomposition(let child, let remap) = layer.pointee.content, child >= 0 {
-                compositionFrames[child] = remap >= 0 ? p.channels.scalar(remap, atFrame: f) * p.animation.frameRate : f
+                compositionFrames[child] = remap >= 0 ? p.channels.scalar(remap, atFrame: f, memo: memo) * p.animation.frameRate : f
             }
         }
         }
@@ -193,9 +204,9 @@ struct LottieWork {
         for g in groups {
             let group = groupList + g
             let parent = group.pointee.parent
-            groupMatrix[g] = (group.pointee.constantMatrix ?? p.channels.matrix(group.pointee.transform, atFrame: f))
+            groupMatrix[g] = (group.pointee.constantMatrix ?? p.channels.matrix(group.pointee.transform, atFrame: f, memo: memo))
                 .concatenating(parent >= 0 ? groupMatrix[parent] : .identity)
-            groupOpacity[g] = group.pointee.constantOpacity ?? p.channels.opacity(group.pointee.transform, atFrame: f)
+            groupOpacity[g] = group.pointee.constantOpacity ?? p.channels.opacity(group.pointee.transform, atFrame: f, memo: memo)
             groupCumulative[g] = (parent >= 0 ? groupCumulative[parent] : 1) * groupOpacity[g]
         }
         for s in slots {
@@ -221,13 +232,13 @@ struct LottieWork {
                 sink.kindCount = kinds.count
                 sink.numberCount = numbers.count
             case .rectangle(let position, let size, let roundness, let reversed):
-                LottieShapes.rectangle(center: p.channels.pair(position, atFrame: f), size: p.channels.pair(size, atFrame: f),
-                                       roundness: p.channels.scalar(roundness, atFrame: f), reversed: reversed, into: &sink)
+                LottieShapes.rectangle(center: p.channels.pair(position, atFrame: f, memo: memo), size: p.channels.pair(size, atFrame: f, memo: memo),
+                                       roundness: p.channels.scalar(roundness, atFrame: f, memo: memo), reversed: reversed, into: &sink)
             case .ellipse(let position, let size, let reversed):
-                LottieShapes.ellipse(center: p.channels.pair(position, atFrame: f), size: p.channels.pair(size, atFrame: f),
+                LottieShapes.ellipse(center: p.channels.pair(position, atFrame: f, memo: memo), size: p.channels.pair(size, atFrame: f, memo: memo),
                                      reversed: reversed, into: &sink)
             case .morph(let m):
-                LottieShapes.bezier(p.morphs[m], frame: f, into: &sink)
+                p.morphTables.emit(m, frame: f, into: &sink)
             }
             slotKindCount[s] = sink.kindCount
             slotNumberCount[s] = sink.numberCount
@@ -240,15 +251,15 @@ struct LottieWork {
             var colorValue = Color(red: 0, green: 0, blue: 0)
             let colorChannel = paint.pointee.color, n = p.channels.channels[colorChannel].dimension
             withUnsafeTemporaryAllocation(of: Double.self, capacity: max(n, 1)) { c in
-                p.channels.evaluate(colorChannel, atFrame: f, into: c.baseAddress!)   // capacity ≥ 1
+                p.channels.evaluate(colorChannel, atFrame: f, memo: memo, into: c.baseAddress!)   // capacity ≥ 1
                 func at(_ i: Int, _ fallback: Double) -> Double { i < n ? min(max(c[i], 0), 1) : fallback }
                 colorValue = Color(red: at(0, 0), green: at(1, 0), blue: at(2, 0), alpha: at(3, 1))
             }
-            let paintOpacity = min(max(p.channels.scalar(paint.pointee.opacity, atFrame: f) / 100, 0), 1)
+            let paintOpacity = min(max(p.channels.scalar(paint.pointee.opacity, atFrame: f, memo: memo) / 100, 0), 1)
             let paintGroup = paint.pointee.group, depth = paint.pointee.depth, isFill = paint.pointee.isFill
             let m = (paintGroup >= 0 ? groupMatrix[paintGroup] : .identity).concatenating(layerMatrix)
             let scale = ((m.a + m.c) * (m.a + m.c) + (m.b + m.d) * (m.b + m.d)).squareRoot() / 2.0.squareRoot()
-            let width = isFill || paint.pointee.width < 0 ? 0 : max(p.channels.scalar(paint.pointee.width, atFrame: f), 0) * scale
+            let width = isFill || paint.pointee.width < 0 ? 0 : max(p.channels.scalar(paint.pointee.width, atFrame: f, memo: memo), 0) * scale
             let scopeOpacity = paintGroup >= 0 ? groupCumulative[paintGroup] : 1
             // Paths in deeper groups carry those groups' opacities: consecutive paths with the
             // same one share a node (as in the reference).
@@ -313,9 +324,9 @@ struct LottieWork {
     }
 
     func trim(_ p: LottieProgram, _ trim: UnsafePointer<LottieProgram.Trim>, frame f: Double) {
-        guard let (r0, r1) = LottieFrame.trimPieces(start: p.channels.scalar(trim.pointee.start, atFrame: f),
-                                                    end: p.channels.scalar(trim.pointee.end, atFrame: f),
-                                                    offset: p.channels.scalar(trim.pointee.offset, atFrame: f)) else { return }
+        guard let (r0, r1) = LottieFrame.trimPieces(start: p.channels.scalar(trim.pointee.start, atFrame: f, memo: memo),
+                                                    end: p.channels.scalar(trim.pointee.end, atFrame: f, memo: memo),
+                                                    offset: p.channels.scalar(trim.pointee.offset, atFrame: f, memo: memo)) else { return }
         // The breakpoint tables of measures computed when compiled, read in place by `cut`.
         p.measureNumbers.withUnsafeBufferPointer { tables in
             cutSlots(p, trim, r0, r1, tables: tables.baseAddress.unsafelyUnwrapped)   // never empty: see LottieProgram.Builder
@@ -545,36 +556,11 @@ struct LottieWork {
         }
     }
 
-    /// A cubic's derivative coefficients, for its speed |B′(t)| (kept in registers: a length is
+    /// Segment `i`'s derivative coefficients, for its speed (kept in registers: a length is
     /// hundreds of speeds, and reading the segment table for each was most of a trim).
-    struct Cubic {
-        let ax, ay, bx, by, cx, cy: Double
-        init(_ x0: Double, _ y0: Double, _ x1: Double, _ y1: Double, _ x2: Double, _ y2: Double, _ x3: Double, _ y3: Double) {
-            (ax, ay) = (x1 - x0, y1 - y0)
-            (bx, by) = (x2 - x1, y2 - y1)
-            (cx, cy) = (x3 - x2, y3 - y2)
-        }
-        /// |B′(t)| as the reference's solve computes it (a square root: no overflow at pixel scales).
-        @inline(__always) func speed(_ t: Double) -> Double {
-            let s = 1 - t
-            let a = 3 * s * s, b = 6 * s * t, c = 3 * t * t
-            let dx = a * ax + b * bx + c * cx, dy = a * ay + b * by + c * cy
-            return (dx * dx + dy * dy).squareRoot()
-        }
-        /// |B′(t)| as the reference's breakpoint tables compute it (`hypot`, 5× slower: only paths
-        /// that move pay it, once per frame per trimmed segment).
-        @inline(__always) func tableSpeed(_ t: Double) -> Double {
-            let s = 1 - t
-            let a = 3 * s * s, b = 6 * s * t, c = 3 * t * t
-            return hypot(a * ax + b * bx + c * cx, a * ay + b * by + c * cy)
-        }
-        /// The control polygon's length, the reference's scale for its tolerance.
-        var scale: Double { hypot(ax, ay) + hypot(bx, by) + hypot(cx, cy) }
-    }
-
-    func cubic(_ i: Int) -> Cubic {
+    func cubic(_ i: Int) -> CubicSpeed {
         let o = 8 * i
-        return Cubic(segments[o], segments[o + 1], segments[o + 2], segments[o + 3], segments[o + 4], segments[o + 5],
+        return CubicSpeed(segments[o], segments[o + 1], segments[o + 2], segments[o + 3], segments[o + 4], segments[o + 5],
                      segments[o + 6], segments[o + 7])
     }
 
@@ -611,10 +597,10 @@ struct LottieWork {
         var lo = a, hi = b
         var t = sb > sa ? a + (b - a) * (local - sa) / (sb - sa) : a
         for _ in 0..<60 {
-            let f = sa + GaussLegendre.integrate(a, t) { u in curve.speed(u) } - local
+            let f = sa + GaussLegendre.integrate(a, t, speedOf: curve) - local
             if abs(f) <= 1e-13 * max(1, length) { return t }
             if f < 0 { lo = t } else { hi = t }
-            let v = curve.speed(t)
+            let v = curve(t)
             var next = v > 0 ? t - f / v : .nan
             if !(next > lo && next < hi) { next = (lo + hi) / 2 }
             if abs(next - t) <= 1e-16 { return next }
@@ -801,4 +787,16 @@ extension OutputSink {
         nodes[nodeCount].opacity = Float(opacity)
         nodeCount += 1
     }
+}
+
+extension CubicSpeed {
+    /// |B′(t)| as the reference's breakpoint tables compute it (`hypot`, 5× slower than the square
+    /// root: only paths that move pay it, once per frame per trimmed segment).
+    @inline(__always) func tableSpeed(_ t: Double) -> Double {
+        let s = 1 - t
+        let a = 3 * s * s, b = 6 * s * t, c = 3 * t * t
+        return hypot(a * ax + b * bx + c * cx, a * ay + b * by + c * cy)
+    }
+    /// The control polygon's length, the reference's scale for its tolerance.
+    var scale: Double { hypot(ax, ay) + hypot(bx, by) + hypot(cx, cy) }
 }

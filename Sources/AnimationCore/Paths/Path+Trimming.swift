@@ -56,10 +56,10 @@ extension PathMeasure {
         guard segmentLength > 0 else { return 0 }
         if segments[i].kind == .line { return min(1, max(0, local / segmentLength)) }
         let segment = segments[i]
-        return ArcLength.parameter(ofLength: local, table: tables[i]) { t in
-            let d = segment.derivative(at: t)
-            return (d.x * d.x + d.y * d.y).squareRoot()
-        }
+        // |segment.derivative(at: t)| by a square root, on the vector quadrature.
+        return ArcLength.parameter(ofLength: local, table: tables[i],
+                                   cubic: CubicSpeed(segment.p0.x, segment.p0.y, segment.p1.x, segment.p1.y,
+                                                     segment.p2.x, segment.p2.y, segment.p3.x, segment.p3.y))
     }
 }
 

@@ -1,0 +1,132 @@
+@testable import AnimationLottie
+import AnimationCore
+import AnimationWorkloads
+import Foundation
+import Testing
+
+/// The flat tables a tick reads in place of the file's objects (lottie §2, §4.3): they must give
+/// the reference's operations, bit for bit, and an easing solved once per instance-frame must
+/// never reach another instance.
+@Suite("Lottie compiled tables")
+struct LottieTablesTests {
+    /// A file of `layers` shape layers whose rotation, position and trim end are keyed at the same
+    /// frames with the easing (x1, y1, x2, y2): every channel shares one curve and one progress.
+    static func sharedKeysFile(layers: Int, easing: (Double, Double, Double, Double)) -> String {
+        let (x1, y1, x2, y2) = easing
+        func keys(_ from: String, _ to: String) -> String {
+            #"{"a":1,"k":[{"t":0,"s":\#(from),"o":{"x":[\#(x1)],"y":[\#(y1)]},"i":{"x":[\#(x2)],"y":[\#(y2)]}},{"t":40,"s":\#(to)}]}"#
+        }
+        let list = (0..<layers).map { k in
+            #"{"ty":4,"ind":\#(k + 1),"ip":0,"op":60,"st":0,"ks":{"p":\#(keys("[\(10 * k),20]", "[\(10 * k + 50),90]")),"#
+                + #""r":\#(keys("[0]", "[\(30 + k)]")),"o":\#(keys("[0]", "[100]"))},"#
+                + #""shapes":[{"ty":"el","p":{"a":0,"k":[0,0]},"s":\#(keys("[10,10]", "[\(20 + k),30]"))},"#
+                + #"{"ty":"tm","s":{"a":0,"k":0},"e":\#(keys("[0]", "[100]")),"o":{"a":0,"k":0},"m":1},"#
+                + #"{"ty":"st","c":{"a":0,"k":[1,0,0,1]},"o":{"a":0,"k":100},"w":{"a":0,"k":3}}]}"#
+        }
+        return #"{"fr":30,"ip":0,"op":60,"w":200,"h":200,"layers":[\#(list.joined(separator: ","))]}"#
+    }
+
+    @Test("lottie §2.4 channels keyed alike share one easing solve per instance-frame, with the reference's bits")
+    func sharedSolvesKeepTheReferenceBits() throws {
+        let animation = try LottieAnimation(json: Self.sharedKeysFile(layers: 12, easing: (0.42, 0, 0.58, 1)))
+        let program = try LottieProgram(animation, size: 200)
+        // One curve for all 12 × 5 segments: the memo is what makes them one solve.
+        #expect(program.channels.curves.count == 1)
+        let batch = LottieBatch(maximumThreads: 1)
+        let frames = (0..<48).map { Double($0) * 0.97 - 2 }   // before the keys, between them, after
+        let instances = try batch.add(program, count: frames.count)
+        for (i, f) in zip(instances, frames) { batch.setFrame(f, of: i) }
+        batch.tick()
+        for (i, f) in zip(instances, frames) {
+            #expect(LottieBatch.storesReference(batch.nodes(of: i), animation.nodes(atFrame: f, size: 200)), "frame \(f)")
+        }
+    }
+
+    @Test("lottie §2.4 an easing solved for one instance is never read by the next: two programs with different curves at one frame, alternating")
+    func solvesStayWithTheirInstance() throws {
+        // Curve 0 of each program at the same progress: a memo shared between instances would
+        // hand the second program the first one's value.
+        let a = try LottieAnimation(json: Self.sharedKeysFile(layers: 3, easing: (0.42, 0, 0.58, 1)))
+        let b = try LottieAnimation(json: Self.sharedKeysFile(layers: 3, easing: (0.1, 0.9, 0.2, 1)))
+        let programs = try [LottieProgram(a, size: 200), LottieProgram(b, size: 200)]
+        let batch = LottieBatch(maximumThreads: 1)
+        for k in 0..<20 { try batch.add(programs[k % 2], count: 1) }
+        for i in 0..<20 { batch.setFrame(Double(10 + i / 2), of: i) }
+        batch.tick()
+        for i in 0..<20 {
+            let expected = [a, b][i % 2].nodes(atFrame: Double(10 + i / 2), size: 200)
+            #expect(LottieBatch.storesReference(batch.nodes(of: i), expected), "instance \(i)")
+        }
+        #expect(a.nodes(atFrame: 10, size: 200) != b.nodes(atFrame: 10, size: 200))
+    }
+
+    @Test("lottie §2.4 the easing memo reads only entries of its own generation")
+    func memoGenerations() {
+        let entries = UnsafeMutablePointer<EasingMemo.Entry>.allocate(capacity: EasingMemo.capacity)
+        defer { entries.deallocate() }
+        entries.initialize(repeating: EasingMemo.Entry(curve: 0, progress: 0, value: 0, generation: 0), count: EasingMemo.capacity)
+        var builder = LottieChannels.Builder()
+        builder.curves = [TimingFunction.easeInEaseOut]
+        let channels = LottieChannels(builder)
+        let exact = TimingFunction.easeInEaseOut.value(at: 0.3)
+        let first = EasingMemo(entries: entries, generation: 1)
+        #expect(channels.eased(0, 0.3, first) == exact)
+        first.entry(0, 0.3).pointee.value = 42   // what a stale read would return
+        #expect(channels.eased(0, 0.3, first) == 42, "within a generation the entry is read")
+        #expect(channels.eased(0, 0.3, EasingMemo(entries: entries, generation: 2)) == exact, "a later generation solves again")
+        #expect(channels.eased(0, 0.7, EasingMemo(entries: entries, generation: 2)) == TimingFunction.easeInEaseOut.value(at: 0.7))
+    }
+
+    /// A random morph: 1–5 keys of `n` vertices, some holds, some without `e`, frames that may repeat.
+    static func randomMorph(_ rng: inout SplitMix64, vertices n: Int) -> LottieShapeProperty {
+        func bezier(closed: Bool) -> LottieBezier {
+            func points() -> [Point] {
+                (0..<n).map { _ in Point(x: Double.random(in: -100...100, using: &rng), y: Double.random(in: -100...100, using: &rng)) }
+            }
+            return LottieBezier(closed: closed, vertices: points(), inTangents: points(), outTangents: points())
+        }
+        var frame = Double.random(in: -5...5, using: &rng)
+        let closed = Bool.random(using: &rng)
+        let keys = (0..<Int.random(in: 1...5, using: &rng)).map { _ -> LottieShapeProperty.Key in
+            frame += [0, 0.5, 7, 12.25].randomElement(using: &rng)!
+            return LottieShapeProperty.Key(frame: frame, start: bezier(closed: closed), end: Bool.random(using: &rng) ? bezier(closed: !closed) : nil,
+                                           hold: Int.random(in: 0..<4, using: &rng) == 0,
+                                           easing: try! TimingFunction(controlPoints: Double.random(in: 0...1, using: &rng),
+                                                                       Double.random(in: -1...2, using: &rng), Double.random(in: 0...1, using: &rng),
+                                                                       Double.random(in: -1...2, using: &rng)))   // within the checked ranges
+        }
+        return LottieShapeProperty(keys: keys)
+    }
+
+    /// The same elements with the same numbers, bit for bit (a NaN frame gives NaN points).
+    static func sameBits(_ a: Path, _ b: Path) -> Bool {
+        guard a.elements.count == b.elements.count else { return false }
+        return zip(a.elements, b.elements).allSatisfy { e, f in
+            switch (e, f) {
+            case (.move, .move), (.line, .line), (.curve, .curve), (.quadCurve, .quadCurve), (.closeSubpath, .closeSubpath): break
+            default: return false
+            }
+            return e.points.count == f.points.count && zip(e.points, f.points).allSatisfy {
+                $0.x.bitPattern == $1.x.bitPattern && $0.y.bitPattern == $1.y.bitPattern
+            }
+        }
+    }
+
+    @Test("lottie §4.3 a morph from the flat tables is LottieShapes.bezier's, element for element and bit for bit: before, between, on and after keys, holds, keys without e")
+    func morphTablesEqualTheReference() {
+        var rng = SplitMix64(seed: 0x4d4f_5250)
+        for _ in 0..<200 {
+            let properties = (0..<3).map { _ in Self.randomMorph(&rng, vertices: Int.random(in: 1...6, using: &rng)) }
+            let tables = LottieMorphs(properties)
+            for (m, property) in properties.enumerated() {
+                let frames = property.keys.flatMap { [$0.frame, $0.frame + 0.25, $0.frame - 1e-9] } + [-1e9, 1e9, .nan]
+                for f in frames {
+                    var expected = PathSink(), got = PathSink()
+                    LottieShapes.bezier(property, frame: f, into: &expected)
+                    tables.emit(m, frame: f, into: &got)
+                    #expect(Self.sameBits(got.path, expected.path), "morph \(m) at frame \(f)")
+                }
+            }
+        }
+    }
+}
