@@ -156,6 +156,22 @@ public func aeLottieBatchAdd(_ pointer: OpaquePointer?, _ file: OpaquePointer?, 
     }
 }
 
+/// The C function `ae_lottie_batch_remove` (documented in `animation_engine.h`).
+@_cdecl("ae_lottie_batch_remove")
+public func aeLottieBatchRemove(_ pointer: OpaquePointer?, _ instance: Int, _ outMoved: UnsafeMutablePointer<Int>?) -> ae_status {
+    call {
+        let handle = try lottieBatch(pointer)
+        guard instance >= 0 && instance < handle.batch.instanceCount else {
+            throw CError(status: AE_ERROR_OUT_OF_RANGE, message: "instance \(instance) is not below \(handle.batch.instanceCount)")
+        }
+        let moved = try handle.batch.remove(instance)   // in range: cannot throw
+        // SIZE_MAX: nothing moved (the C side reads the bit pattern as size_t).
+        outMoved?.pointee = moved ?? -1
+        // Files no instance of the batch shows any more are let go (the batch dropped their programs).
+        handle.files.removeAll { !handle.batch.holds($0.program) }
+    }
+}
+
 /// The C function `ae_lottie_batch_set_frames` (documented in `animation_engine.h`).
 @_cdecl("ae_lottie_batch_set_frames")
 public func aeLottieBatchSetFrames(_ pointer: OpaquePointer?, _ first: Int, _ frames: UnsafePointer<Double>?, _ count: Int) -> ae_status {

@@ -58,7 +58,7 @@ public func fuzzScene(_ bytes: [UInt8]) throws {
 /// reads is drawn as SVG and by the reference at four frames and by a `LottieBatch` of four instances at
 /// the same frames: the batch stays within the buffers it sized (no element dropped) and draws
 /// the reference's nodes stored in single precision (`LottieBatch.storesReference(_:_:)`), also
-/// for numbers past Float's range.
+/// for numbers past Float's range; and after removing one instance, the others still do.
 public func fuzzLottie(_ bytes: [UInt8]) throws {
     guard bytes.count <= 1 << 16 else { return }
     let text = String(decoding: bytes, as: UTF8.self)
@@ -77,5 +77,14 @@ public func fuzzLottie(_ bytes: [UInt8]) throws {
         _ = animation.svg(atFrame: f, size: 128)   // `lottie render`: any node, finite or not, becomes text
         let reference = animation.nodes(atFrame: f, size: 128)
         try check(LottieBatch.storesReference(batch.nodes(of: i), reference), "frame \(f): the batch differs from the reference")
+    }
+    // Removal: the last instance takes number 0; after a compaction and a tick every instance
+    // still draws its own frame.
+    try check(try batch.remove(0) == frames.count - 1, "removing instance 0 did not move the last one")
+    batch.compact()
+    batch.tick()
+    for (i, f) in [frames[3], frames[1], frames[2]].enumerated() {
+        try check(LottieBatch.storesReference(batch.nodes(of: i), animation.nodes(atFrame: f, size: 128)),
+                  "after a removal, instance \(i) at frame \(f) differs from the reference")
     }
 }

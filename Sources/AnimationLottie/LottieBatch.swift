@@ -23,8 +23,14 @@ import Darwin
 /// breakpoints). Instances are split into chunks with fixed boundaries, each written by one
 /// thread: results are identical for any thread count.
 ///
-/// Not thread-safe: one thread adds instances, sets frames, ticks and reads; the tick uses its
-/// own worker threads and returns when they are done.
+/// Instances are numbered `0 ..< instanceCount`. ``remove(_:)`` keeps the numbers dense: the last
+/// instance takes the removed one's number (as a swap-remove does), and the removed instance's
+/// buffers are reused by the next ``add(_:count:)`` of the same program, or given back when the
+/// unused space outgrows the used (a host that adds and removes instances as things scroll
+/// by holds memory for what it shows, not for what it ever showed).
+///
+/// Not thread-safe: one thread adds and removes instances, sets frames, ticks and reads; the tick
+/// uses its own worker threads and returns when they are done.
 public final class LottieBatch {
     /// One instance's output after a tick.
     struct Output {
@@ -64,6 +70,11 @@ public final class LottieBatch {
     private var kinds: UnsafeMutableBufferPointer<UInt8> = .init(start: nil, count: 0)
     private var numbers: UnsafeMutableBufferPointer<Float> = .init(start: nil, count: 0)
     private var nodeTotal = 0, kindTotal = 0, numberTotal = 0
+    /// Output regions of removed instances, by program: the next instances of that program take
+    /// them before the buffers grow.
+    private var freeRegions: [[Output]] = []
+    /// Bytes of output in ``freeRegions``, and in the regions of instances held.
+    private var freeBytes = 0, usedBytes = 0
 
     private let pool: WorkerPool?
     private var job: TickJob?
@@ -107,18 +118,119 @@ public final class LottieBatch {
         guard count >= 0, frames.count + count <= 10_000_000 else {
             throw LottieError.invalid(path: "count", reason: "must be in 0…\(10_000_000 - frames.count) (got \(count))")
         }
-        let p = programs.firstIndex { $0 === program } ?? { programs.append(program); return programs.count - 1 }()
+        let p = programs.firstIndex { $0 === program } ?? {
+            programs.append(program)
+            freeRegions.append([])
+            return programs.count - 1
+        }()
         let first = frames.count
+        let bytes = Self.regionBytes(program)
         for _ in 0..<count {
             programOf.append(p)
             frames.append(program.animation.inPoint)
-            outputs.append(Output(nodeStart: nodeTotal, nodeCount: 0, kindStart: kindTotal, numberStart: numberTotal))
-            nodeTotal += program.outputNodes
-            kindTotal += program.outputKinds
-            numberTotal += program.outputNumbers
+            if let region = freeRegions[p].popLast() {
+                outputs.append(region)
+                freeBytes -= bytes
+            } else {
+                outputs.append(Output(nodeStart: nodeTotal, nodeCount: 0, kindStart: kindTotal, numberStart: numberTotal))
+                nodeTotal += program.outputNodes
+                kindTotal += program.outputKinds
+                numberTotal += program.outputNumbers
+            }
+            usedBytes += bytes
         }
         grow()
         return first..<frames.count
+    }
+
+    /// Whether the batch holds `program`: an instance shows it, or buffers that removed instances
+    /// left wait for its next one (until the batch gives unused space back).
+    public func holds(_ program: LottieProgram) -> Bool { programs.contains { $0 === program } }
+
+    /// The output bytes one instance of `program` holds.
+    private static func regionBytes(_ program: LottieProgram) -> Int {
+        program.outputNodes * MemoryLayout<NodeRecord>.stride + program.outputKinds + program.outputNumbers * MemoryLayout<Float>.stride
+    }
+
+    /// Removes `instance`. The last instance takes its number, so that numbers stay
+    /// `0 ..< instanceCount`: the result is the number it had (`instanceCount` after the call),
+    /// or nil when `instance` was the last and nothing moved. The moved instance keeps its
+    /// program, frame and last geometry.
+    ///
+    /// - Throws: ``LottieError/invalid(path:reason:)`` naming `instance` when the batch does not
+    ///   hold it (nothing is removed).
+    @discardableResult
+    public func remove(_ instance: Int) throws -> Int? {
+        guard frames.indices.contains(instance) else {
+            throw LottieError.invalid(path: "instance", reason: "must be in 0..<\(frames.count) (got \(instance))")
+        }
+        let p = programOf[instance], bytes = Self.regionBytes(programs[p])
+        freeRegions[p].append(outputs[instance])
+        freeBytes += bytes
+        usedBytes -= bytes
+        let last = frames.count - 1
+        if instance != last {
+            programOf[instance] = programOf[last]
+            frames[instance] = frames[last]
+            outputs[instance] = outputs[last]
+        }
+        programOf.removeLast()
+        frames.removeLast()
+        outputs.removeLast()
+        // Unused space given back once it outgrows the used (and a few pages): amortised, a
+        // compaction copies at most what removals freed since the last one.
+        if freeBytes > max(usedBytes, 1 << 16) { compact() }
+        return instance != last ? last : nil
+    }
+
+    /// Gives back every byte removed instances left, at once (``remove(_:)`` does it by itself
+    /// once unused space outgrows the used and 64 KB): lays the instances' outputs out again one
+    /// after another, in number order, with their last geometry, and lets go of programs no
+    /// instance shows. For a host between scenes; it allocates and copies every instance's output.
+    public func compact() {
+        var held = [Bool](repeating: false, count: programs.count)
+        for p in programOf { held[p] = true }
+        var renumber = [Int](repeating: -1, count: programs.count)
+        var kept: [LottieProgram] = []
+        for (p, program) in programs.enumerated() where held[p] {
+            renumber[p] = kept.count
+            kept.append(program)
+        }
+        var nodeCount = 0, kindCount = 0, numberCount = 0
+        for p in programOf {
+            nodeCount += programs[p].outputNodes
+            kindCount += programs[p].outputKinds
+            numberCount += programs[p].outputNumbers
+        }
+        let newNodes = UnsafeMutableBufferPointer<NodeRecord>.allocate(capacity: max(nodeCount, 1))
+        let newKinds = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: max(kindCount, 1))
+        let newNumbers = UnsafeMutableBufferPointer<Float>.allocate(capacity: max(numberCount, 1))
+        newNodes.initialize(repeating: nodes[0])   // any record: every region is copied over below
+        newKinds.initialize(repeating: 0)
+        newNumbers.initialize(repeating: 0)
+        var nodeAt = 0, kindAt = 0, numberAt = 0
+        for i in outputs.indices {
+            let program = programs[programOf[i]], o = outputs[i]
+            // Each region lies inside the old buffers (laid out by `add`) and its new place inside
+            // the new ones (sized from the same capacities just above).
+            (newNodes.baseAddress! + nodeAt).update(from: nodes.baseAddress! + o.nodeStart, count: program.outputNodes)
+            (newKinds.baseAddress! + kindAt).update(from: kinds.baseAddress! + o.kindStart, count: program.outputKinds)
+            (newNumbers.baseAddress! + numberAt).update(from: numbers.baseAddress! + o.numberStart, count: program.outputNumbers)
+            outputs[i] = Output(nodeStart: nodeAt, nodeCount: o.nodeCount, kindStart: kindAt, numberStart: numberAt)
+            nodeAt += program.outputNodes
+            kindAt += program.outputKinds
+            numberAt += program.outputNumbers
+            programOf[i] = renumber[programOf[i]]
+        }
+        nodes.deallocate()
+        kinds.deallocate()
+        numbers.deallocate()
+        (nodes, kinds, numbers) = (newNodes, newKinds, newNumbers)
+        (nodeTotal, kindTotal, numberTotal) = (nodeCount, kindCount, numberCount)
+        programs = kept
+        freeRegions = Array(repeating: [], count: kept.count)
+        freeBytes = 0
+        job = nil
     }
 
     private func grow() {

@@ -2,6 +2,7 @@
 // values it produces, and its answers to bad input. Prints each failed check; exits 1 if any failed.
 #include "animation_engine.h"
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -278,6 +279,18 @@ int main(void) {
     CHECK(ae_lottie_batch_read_path(lottie_batch, 1, 0, kinds, 5, numbers, 10) == AE_ERROR_WRONG_SIZE, "short buffer");
     CHECK(ae_lottie_batch_read_path(lottie_batch, 1, 1, kinds, 6, numbers, 10) == AE_ERROR_OUT_OF_RANGE, "no such node");
     CHECK(ae_lottie_batch_read_nodes(lottie_batch, 3, lottie_nodes, 4, &node_count) == AE_ERROR_OUT_OF_RANGE, "no such instance");
+    /* Removing instance 0 moves instance 2 (frame 20) into its number; removing the last moves nothing. */
+    size_t moved = 0;
+    CHECK(ae_lottie_batch_remove(lottie_batch, 3, &moved) == AE_ERROR_OUT_OF_RANGE, "remove: no such instance");
+    CHECK(ae_lottie_batch_remove(lottie_batch, 0, &moved) == AE_OK && moved == 2, "remove 0: 2 moved (%zu)", moved);
+    CHECK(ae_lottie_batch_read_nodes(lottie_batch, 2, lottie_nodes, 4, &node_count) == AE_ERROR_OUT_OF_RANGE, "2 is gone");
+    CHECK(ae_lottie_batch_remove(lottie_batch, 1, &moved) == AE_OK && moved == SIZE_MAX, "remove the last: nothing moved");
+    CHECK(ae_lottie_batch_remove(lottie_batch, 0, NULL) == AE_OK, "remove without out_moved");
+    CHECK(ae_lottie_batch_add(lottie_batch, lottie, 3, &first) == AE_OK && first == 0, "add into an empty batch");
+    CHECK(ae_lottie_batch_set_frames(lottie_batch, 0, instance_frames, 3) == AE_OK, "set frames again");
+    CHECK(ae_lottie_batch_tick(lottie_batch) == AE_OK, "tick again");
+    CHECK(ae_lottie_batch_read_nodes(lottie_batch, 1, lottie_nodes, 4, &node_count) == AE_OK && node_count == 1 &&
+          near(lottie_nodes[0].opacity, 0.5, 1e-12), "nodes again");
     /* The batch keeps its file alive: destroying the handle first is fine. */
     CHECK(ae_lottie_destroy(lottie) == AE_OK && ae_lottie_destroy(lottie) == AE_ERROR_UNKNOWN_ID, "destroy lottie twice");
     CHECK(ae_lottie_batch_tick(lottie_batch) == AE_OK, "tick after the file's handle is gone");

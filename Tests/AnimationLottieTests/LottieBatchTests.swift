@@ -1,4 +1,5 @@
 import AnimationCore
+import AnimationWorkloads
 @testable import AnimationLottie
 import CAllocationCounter
 import Foundation
@@ -103,6 +104,83 @@ struct LottieBatchTests {
         }
         let count = allocation_counter_stop()
         #expect(count == 0, "\(count) allocations in 10 ticks")
+    }
+
+    @Test("removing an instance gives its number to the last one, which keeps its file, frame and geometry; random adds and removals of several files stay the reference")
+    func removalKeepsNumbersDense() throws {
+        let names = ["shapes-rectangles", "trims", "shapes-path-morph", "precomposition-remap"]
+        let animations = try names.map { try lottieFile($0) }
+        let programs = try animations.map { try LottieProgram($0, size: 128) }
+        let batch = LottieBatch(maximumThreads: 2)
+        var model: [(file: Int, frame: Double)] = []   // what instance i shows, by number
+        var rng = SplitMix64(seed: 0x5245_4d56)
+        for step in 0..<300 {
+            if model.isEmpty || Int.random(in: 0..<5, using: &rng) < 2 {
+                let file = Int.random(in: 0..<programs.count, using: &rng), count = Int.random(in: 1...6, using: &rng)
+                let range = try batch.add(programs[file], count: count)
+                #expect(range == model.count..<model.count + count)
+                for i in range {
+                    let a = animations[file], f = a.inPoint + Double.random(in: 0..<(a.outPoint - a.inPoint), using: &rng)
+                    batch.setFrame(f, of: i)
+                    model.append((file, f))
+                }
+            } else {
+                let i = Int.random(in: 0..<model.count, using: &rng)
+                let last = model.count - 1
+                let lastGeometry = batch.nodes(of: last)
+                let moved = try batch.remove(i)
+                #expect(moved == (i == last ? nil : last))
+                if i != last {
+                    model[i] = model[last]
+                    #expect(Self.difference(batch.nodes(of: i), lastGeometry) == 0, "the moved instance keeps its last geometry")
+                }
+                model.removeLast()
+            }
+            #expect(batch.instanceCount == model.count)
+            if step % 10 == 9 {
+                batch.tick()
+                for (i, m) in model.enumerated() {
+                    #expect(batch.frame(of: i) == m.frame)
+                    #expect(LottieBatch.storesReference(batch.nodes(of: i), animations[m.file].nodes(atFrame: m.frame, size: 128)),
+                            "step \(step), instance \(i) (\(names[m.file]) at \(m.frame))")
+                }
+            }
+        }
+        #expect(batch.overflowCount == 0)
+        #expect(throws: LottieError.self) { try batch.remove(model.count) }
+        #expect(throws: LottieError.self) { try batch.remove(-1) }
+    }
+
+    @Test("removed instances' buffers go to the next instances of their file, and back once unused space outgrows the used")
+    func removalReusesAndReturnsMemory() throws {
+        let animation = try lottieFile("trims"), other = try lottieFile("keyframes")
+        let program = try LottieProgram(animation, size: 128), otherProgram = try LottieProgram(other, size: 128)
+        let batch = LottieBatch(maximumThreads: 1)
+        try batch.add(program, count: 2_000)
+        let full = batch.bufferBytes
+        for _ in 0..<10 {   // churn: remove 100, add 100 of the same file
+            for _ in 0..<100 { try batch.remove(0) }
+            try batch.add(program, count: 100)
+        }
+        #expect(batch.bufferBytes == full, "reused, not grown")
+        for i in 0..<batch.instanceCount { batch.setFrame(Double(i % 30), of: i) }
+        batch.tick()
+        let before = (0..<20).map { batch.nodes(of: $0) }
+        while batch.instanceCount > 20 { try batch.remove(batch.instanceCount - 1) }
+        #expect(batch.bufferBytes < full / 4, "given back: \(batch.bufferBytes) of \(full) bytes")
+        #expect((0..<20).allSatisfy { Self.difference(batch.nodes(of: $0), before[$0]) == 0 }, "moved with their geometry")
+        #expect(batch.holds(program))
+        // A file no instance shows any more is let go by a compaction (removals may leave its
+        // last 64 KB waiting for another instance).
+        try batch.add(otherProgram, count: 2_000)
+        while batch.instanceCount > 20 { try batch.remove(batch.instanceCount - 1) }
+        batch.compact()
+        #expect(batch.holds(program) && !batch.holds(otherProgram))
+        for i in 0..<20 { batch.setFrame(Double(i), of: i) }
+        batch.tick()
+        for i in 0..<20 {
+            #expect(LottieBatch.storesReference(batch.nodes(of: i), animation.nodes(atFrame: Double(i), size: 128)), "instance \(i)")
+        }
     }
 
     @Test("a file that draws nothing (no layers, only a null layer) ticks and reads back empty (found by the lottie fuzzer)")

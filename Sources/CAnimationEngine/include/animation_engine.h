@@ -244,6 +244,12 @@ ae_status ae_lottie_batch_create(int threads, ae_lottie_batch **out_batch);
 ae_status ae_lottie_batch_destroy(ae_lottie_batch *batch);
 /* Adds `count` instances of `lottie` (which the batch keeps alive); the first one's number to *out_first. */
 ae_status ae_lottie_batch_add(ae_lottie_batch *batch, ae_lottie *lottie, size_t count, size_t *out_first);
+/* Removes `instance`; the last instance takes its number, so that numbers stay 0 … count − 1. When
+ * out_moved is not null it receives the number the moved instance had (the new count), or SIZE_MAX
+ * when `instance` was the last and nothing moved. The moved instance keeps its file, frame and last
+ * geometry. A removed instance's buffers go to the next instance of the same file, or back to the
+ * system once unused space outgrows the used. */
+ae_status ae_lottie_batch_remove(ae_lottie_batch *batch, size_t instance, size_t *out_moved);
 /* Instances first … first + count − 1 show frames[0 … count − 1] from the next tick (finite numbers). */
 ae_status ae_lottie_batch_set_frames(ae_lottie_batch *batch, size_t first, const double *frames, size_t count);
 /* Evaluates every instance at its frame. */
