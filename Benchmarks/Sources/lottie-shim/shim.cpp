@@ -228,6 +228,32 @@ void TickOurs(benchmark::State &state, size_t file, size_t n, int threads) {
     perInstance(state, n, ours->heapPerInstance);
 }
 
+// A host whose screen changes: every tick 1 % of the instances are removed and as many added (a
+// sticker scrolls out, another in), then every instance is set to its frame and evaluated.
+void TickOursChurn(benchmark::State &state, size_t file, size_t n) {
+    const File &f = files[file];
+    std::string key = "churn/" + f.path + "/" + std::to_string(n);
+    if (fixtureKey != key) {
+        release();
+        ours = makeOurs(f, n, 1);
+        if (!ours) { state.SkipWithError("set-up failed"); return; }
+        fixtureKey = key;
+    }
+    size_t churn = n / 100, added = 0;
+    for (auto _ : state) {
+        int tick = ours->nextTick++;
+        for (size_t j = 0; j < churn; j++) ae_lottie_batch_remove(ours->batch, (size_t(tick) * 37 + j * 97) % (n - j), nullptr);
+        if (churn > 0 && !check(ae_lottie_batch_add(ours->batch, ours->lottie, churn, &added), "ae_lottie_batch_add")) {
+            state.SkipWithError("add failed");
+            return;
+        }
+        ours->setFrames(f, tick);
+        ae_lottie_batch_tick(ours->batch);
+    }
+    perInstance(state, n, ours->heapPerInstance);
+    state.counters["churn_per_tick"] = double(churn);
+}
+
 void TickTheirs(benchmark::State &state, size_t file, size_t n, int threads, bool sharedModel) {
     if (!rlottie->available()) { state.SkipWithError(rlottie->missing.c_str()); return; }
     const File &f = files[file];
@@ -369,6 +395,11 @@ int main(int argc, char **argv) {
             for (int threads : {1, 2}) {
                 benchmark::RegisterBenchmark(("tick/ours/" + suffix + "/threads:" + std::to_string(threads)).c_str(),
                                              [k, count, threads](benchmark::State &s) { TickOurs(s, k, count, threads); })
+                    ->UseRealTime()->Unit(benchmark::kMillisecond);
+            }
+            if (n >= 100) {
+                benchmark::RegisterBenchmark(("tick/ours-churn-1pct/" + suffix + "/threads:1").c_str(),
+                                             [k, count](benchmark::State &s) { TickOursChurn(s, k, count); })
                     ->UseRealTime()->Unit(benchmark::kMillisecond);
             }
             for (int threads : {1, 2}) {
