@@ -36,8 +36,25 @@ final class LottieChannels: @unchecked Sendable {
     let segments: UnsafeMutableBufferPointer<Segment>
     let values: UnsafeMutableBufferPointer<Double>
     let curves: UnsafeMutableBufferPointer<TimingFunction>
-    /// Spatial segments' arc-length tables (read only for those segments).
+    /// Spatial segments' arc-length tables (read only for those segments; a direction, for
+    /// auto-orient, is taken from them).
     let spatial: [LottieProperty.SpatialCurve]
+
+    /// A spatial segment's cubic kept flat: its control points, length and breakpoint table (`count`
+    /// `(t, s)` pairs at `pairs` in ``spatialPairs``; count 0 when its curve is not one cubic,
+    /// which the reader never makes).
+    struct SpatialCubic {
+        var x0, y0, x1, y1, x2, y2, x3, y3: Double
+        var length: Double
+        var pairs: Int
+        var count: Int
+    }
+
+    /// Points along spatial segments come from these, read in place: through
+    /// ``LottieProperty/SpatialCurve``, each point copied its measure's arrays, and two threads
+    /// retaining the same arrays contended for their counts.
+    let spatialCubics: UnsafeMutableBufferPointer<SpatialCubic>
+    let spatialPairs: UnsafeMutableBufferPointer<Double>
 
     /// Collects channels while a program is compiled.
     struct Builder {
@@ -46,9 +63,26 @@ final class LottieChannels: @unchecked Sendable {
         var values: [Double] = []
         var curves: [TimingFunction] = []
         var spatial: [LottieProperty.SpatialCurve] = []
+        var spatialCubics: [SpatialCubic] = []
+        var spatialPairs: [Double] = []
         /// Where each single curve already is in ``curves`` (by its bits): equal curves share an
         /// index, so that ``EasingMemo`` finds their solves.
         var curveIndex: [[UInt64]: Int] = [:]
+
+        /// A spatial segment's curve, kept as it is and flat; its index.
+        mutating func add(_ curve: LottieProperty.SpatialCurve) -> Int {
+            spatial.append(curve)
+            var flat = SpatialCubic(x0: 0, y0: 0, x1: 0, y1: 0, x2: 0, y2: 0, x3: 0, y3: 0, length: curve.measure.length,
+                                    pairs: spatialPairs.count, count: 0)
+            if let cubic = curve.measure.onlyCubic {
+                (flat.x0, flat.y0, flat.x1, flat.y1) = (cubic.p0.x, cubic.p0.y, cubic.p1.x, cubic.p1.y)
+                (flat.x2, flat.y2, flat.x3, flat.y3) = (cubic.p2.x, cubic.p2.y, cubic.p3.x, cubic.p3.y)
+                flat.count = cubic.table.count
+                for pair in cubic.table { spatialPairs += [pair.t, pair.s] }
+            }
+            spatialCubics.append(flat)
+            return spatial.count - 1
+        }
 
         /// The channel of `property` (a new row each time; −1 for nil).
         mutating func add(_ property: LottieProperty?) -> Int {
@@ -72,11 +106,7 @@ final class LottieChannels: @unchecked Sendable {
                 } else {
                     curves.append(contentsOf: s.easing)
                 }
-                var spatialIndex = -1
-                if let curve = s.spatial {
-                    spatialIndex = spatial.count
-                    spatial.append(curve)
-                }
+                let spatialIndex = s.spatial.map { add($0) } ?? -1
                 segments.append(Segment(startFrame: s.startFrame, endFrame: s.endFrame, values: offset, easing: easing,
                                         easingCount: shared ? min(s.easing.count, 1) : s.easing.count, hold: s.hold,
                                         spatial: spatialIndex))
@@ -98,6 +128,8 @@ final class LottieChannels: @unchecked Sendable {
         values = copy(builder.values)
         curves = copy(builder.curves)
         spatial = builder.spatial
+        spatialCubics = copy(builder.spatialCubics)
+        spatialPairs = copy(builder.spatialPairs)
     }
 
     deinit {   // copies made in init and owned here alone (see the type's note)
@@ -105,6 +137,8 @@ final class LottieChannels: @unchecked Sendable {
         segments.deallocate()
         values.deallocate()
         curves.deallocate()
+        spatialCubics.deallocate()
+        spatialPairs.deallocate()
     }
 
     // Unchecked reads below: channel numbers come from the builder, offsets from `add`.
@@ -165,7 +199,7 @@ final class LottieChannels: @unchecked Sendable {
     func evaluateSpatial(_ s: Segment, _ n: Int, _ progress: Double, memo: EasingMemo, into out: UnsafeMutablePointer<Double>) {
         let start = s.values, end = s.values + n
         let eased = eased(s.easing, progress, memo)
-        let p = spatial[s.spatial].point(atFraction: eased)
+        let p = spatialPoint(s.spatial, atFraction: eased)
         for d in 0..<n { out[d] = values[start + d] }
         out[0] = p.x
         if n > 1 { out[1] = p.y }
@@ -186,6 +220,30 @@ final class LottieChannels: @unchecked Sendable {
         let value = curves[curve].value(at: progress)
         entry.pointee = EasingMemo.Entry(curve: curve, progress: progress, value: value, generation: memo.generation)
         return value
+    }
+
+    /// Spatial segment `k`'s point at `fraction` of its length: ``LottieProperty/SpatialCurve``'s
+    /// `point(atFraction:)`, operation for operation — `PathMeasure.point(atLength:)` on a path of
+    /// one cubic (its starts 0 and the length), `ArcLength.parameter` on its table, the cubic at
+    /// that parameter.
+    @inline(__always)
+    func spatialPoint(_ k: Int, atFraction fraction: Double) -> Point {
+        let c = spatialCubics[k]
+        guard c.count > 0 else { return spatial[k].point(atFraction: fraction) }
+        let s = min(max(fraction, 0), 1) * c.length
+        let target = s.isNaN ? 0 : min(max(s, 0), c.length)
+        let local = target - 0, segmentLength = c.length - 0
+        let t: Double
+        if !(segmentLength > 0) {
+            t = local > 0 ? 1 : 0
+        } else {
+            // The table lies inside `spatialPairs` (the builder placed it there).
+            t = ArcLength.parameter(ofLength: local, pairs: UnsafePointer(spatialPairs.baseAddress.unsafelyUnwrapped + c.pairs),
+                                    count: c.count, cubic: CubicSpeed(c.x0, c.y0, c.x1, c.y1, c.x2, c.y2, c.x3, c.y3))
+        }
+        let u = 1 - t
+        let a = u * u * u, b = 3 * u * u * t, d = 3 * u * t * t, e = t * t * t
+        return Point(x: a * c.x0 + b * c.x1 + d * c.x2 + e * c.x3, y: a * c.y0 + b * c.y1 + d * c.y2 + e * c.y3)
     }
 
     /// The first number of channel `id` at `frame` (0 for none).

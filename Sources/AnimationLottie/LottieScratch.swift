@@ -335,12 +335,20 @@ struct LottieWork {
 
     func cutSlots(_ p: LottieProgram, _ trim: UnsafePointer<LottieProgram.Trim>, _ r0: (Double, Double)?, _ r1: (Double, Double)?,
                   tables: UnsafePointer<Double>) {
-        let affected = p.slotLists[trim.pointee.slots], first = trim.pointee.slots.lowerBound
+        // The program's tables read in place (see ``evaluate(_:frame:into:)``): a slice of the slot
+        // lists, or an element of a table read through the program, retained the table, and two
+        // threads retaining the same tables contend for its count. Unchecked below: indices come
+        // from the program (ranges and lists it built).
+        p.slotLists.withUnsafeBufferPointer { slotLists in
+        p.trimMeasures.withUnsafeBufferPointer { trimMeasures in
+        p.measures.withUnsafeBufferPointer { measures in
+        p.slots.withUnsafeBufferPointer { slots in
+        let affected = UnsafeBufferPointer(rebasing: slotLists[trim.pointee.slots]), first = trim.pointee.slots.lowerBound
         // A slot's segments and lengths: computed when compiled for a path that never moves and
         // that no trim before this one cut (most trims), else measured now.
         func measured(_ j: Int, _ s: Int) -> Int {
-            let m = p.trimMeasures[first + j]
-            return m >= 0 ? load(p.measures[m], from: p) : measure(p.slots[s], s)
+            let m = trimMeasures[first + j]
+            return m >= 0 ? load(measures[m], from: p) : measure(slots[s], s)
         }
         if !trim.pointee.sequential {
             for (j, s) in affected.enumerated() {
@@ -348,7 +356,7 @@ struct LottieWork {
                 var sink = TrimSink(scratch: self)
                 if let r0 { cut(count, from: r0.0, to: r0.1, tables: tables, into: &sink) }
                 if let r1 { cut(count, from: r1.0, to: r1.1, tables: tables, into: &sink) }
-                store(sink, into: p.slots[s], s)
+                store(sink, into: slots[s], s)
             }
             return
         }
@@ -370,19 +378,29 @@ struct LottieWork {
                     if to > 0 && from < 1 { cut(count, from: max(from, 0), to: min(to, 1), tables: tables, into: &sink) }
                 }
             }
-            store(sink, into: p.slots[s], s)
+            store(sink, into: slots[s], s)
             offsetLength += length
+        }
+        }
+        }
+        }
         }
     }
 
     /// Loads a measure computed when the program was compiled into the segment tables; returns
     /// the segment count.
     func load(_ m: LottieProgram.Measure, from p: LottieProgram) -> Int {
-        for (k, x) in m.segments.enumerated() { segments[k] = p.measureNumbers[x] }
-        for (k, x) in m.flags.enumerated() { segmentFlags[k] = p.measureFlags[x] }
-        for (k, x) in m.starts.enumerated() { segmentStarts[k] = p.measureNumbers[x] }
-        for (k, x) in m.lengths.enumerated() { segmentLengths[k] = p.measureNumbers[x] }
-        for (k, x) in m.tables.enumerated() { segmentTables[k] = p.measureTables[x] }
+        // Copied as blocks from the program's tables (ranges it built; the scratch was sized for
+        // its largest slot). A non-empty range has a base address.
+        func copy<T>(_ from: [T], _ range: Range<Int>, to: UnsafeMutableBufferPointer<T>) {
+            guard !range.isEmpty else { return }
+            from.withUnsafeBufferPointer { to.baseAddress!.update(from: $0.baseAddress! + range.lowerBound, count: range.count) }
+        }
+        copy(p.measureNumbers, m.segments, to: segments)
+        copy(p.measureFlags, m.flags, to: segmentFlags)
+        copy(p.measureNumbers, m.starts, to: segmentStarts)
+        copy(p.measureNumbers, m.lengths, to: segmentLengths)
+        copy(p.measureTables, m.tables, to: segmentTables)
         return m.count
     }
 

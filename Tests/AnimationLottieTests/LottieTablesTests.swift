@@ -77,6 +77,35 @@ struct LottieTablesTests {
         #expect(channels.eased(0, 0.7, EasingMemo(entries: entries, generation: 2)) == TimingFunction.easeInEaseOut.value(at: 0.7))
     }
 
+    @Test("lottie §2.6 a point along a spatial segment from the flat tables is SpatialCurve.point's, bit for bit: random curves, loops, cusps, points, fractions outside 0…1 and NaN")
+    func spatialPointsEqualTheReference() {
+        var rng = SplitMix64(seed: 0x5350_4154)
+        var builder = LottieChannels.Builder()
+        var curves: [LottieProperty.SpatialCurve] = []
+        for k in 0..<300 {
+            func point() -> Point {
+                k % 10 == 0 ? Point(x: 3, y: 4)   // every tenth curve a point: no length
+                    : Point(x: Double.random(in: -500...500, using: &rng), y: Double.random(in: -500...500, using: &rng))
+            }
+            var path = Path()
+            path.move(to: point())
+            path.addCurve(to: point(), control1: point(), control2: point())
+            let curve = LottieProperty.SpatialCurve(measure: PathMeasure(path))
+            curves.append(curve)
+            #expect(builder.add(curve) == k)
+        }
+        let channels = LottieChannels(builder)
+        let fractions = [0, 1, -0.5, 1.5, .nan, .infinity, -.infinity, 1e-300, 0.5] + (0..<40).map { _ in Double.random(in: 0...1, using: &rng) }
+        for (k, curve) in curves.enumerated() {
+            #expect(channels.spatialCubics[k].count > 0, "curve \(k) kept flat")
+            for f in fractions {
+                let expected = curve.point(atFraction: f), got = channels.spatialPoint(k, atFraction: f)
+                #expect(got.x.bitPattern == expected.x.bitPattern && got.y.bitPattern == expected.y.bitPattern,
+                        "curve \(k) at \(f): \(got) vs \(expected)")
+            }
+        }
+    }
+
     /// A random morph: 1–5 keys of `n` vertices, some holds, some without `e`, frames that may repeat.
     static func randomMorph(_ rng: inout SplitMix64, vertices n: Int) -> LottieShapeProperty {
         func bezier(closed: Bool) -> LottieBezier {

@@ -95,7 +95,7 @@ package struct CubicSpeed: Sendable {
 
 /// Arc length of a parametric curve on [0, 1] given its speed |c′(t)|: an adaptive breakpoint table
 /// and its inversion. Shared by paths (semantics §14.6) and cubic-paced keyframes (§5.5).
-enum ArcLength {
+package enum ArcLength {
     /// Breakpoints (t, length from t = 0), from (0, 0) to (1, L): 16-node Gauss–Legendre on each
     /// interval, halved until the two halves agree with the whole within `1e-13 · scale`.
     /// Bounded: at most 30 halvings deep and 4,096 intervals in all; a non-finite speed stops the
@@ -133,23 +133,44 @@ enum ArcLength {
         parameter(ofLength: local, table: table, speed: { c($0) }) { GaussLegendre.integrate($0, $1, speedOf: c) }
     }
 
+    /// ``parameter(ofLength:table:cubic:)`` on a table kept flat: `count` breakpoints as `(t, s)`
+    /// pairs from `pairs` (for callers that keep tables in raw memory: a Lottie tick reads its
+    /// spatial segments' tables in place, with no array retained).
+    package static func parameter(ofLength local: Double, pairs: UnsafePointer<Double>, count: Int, cubic c: CubicSpeed) -> Double {
+        parameter(ofLength: local, pairs: pairs, count: count, speed: { c($0) }) { GaussLegendre.integrate($0, $1, speedOf: c) }
+    }
+
     private static func parameter(ofLength local: Double, table: [(t: Double, s: Double)], speed: (Double) -> Double,
                                   integral: (Double, Double) -> Double) -> Double {
-        guard let last = table.last, local < last.s else { return 1 }
+        table.withUnsafeBufferPointer { pairs in
+            // (t, s) tuples are two Doubles each, t first: read as `2 × count` numbers. An empty
+            // table has no base address; any pointer does then (count 0: never read).
+            pairs.withMemoryRebound(to: Double.self) { numbers in
+                parameter(ofLength: local, pairs: numbers.baseAddress ?? UnsafePointer(bitPattern: 8)!, count: table.count,
+                          speed: speed, integral: integral)
+            }
+        }
+    }
+
+    private static func parameter(ofLength local: Double, pairs: UnsafePointer<Double>, count: Int, speed: (Double) -> Double,
+                                  integral: (Double, Double) -> Double) -> Double {
+        // Unchecked reads: every index is below `count` pairs (binary search within 0 ..< count).
+        guard count > 0, local < pairs[2 * count - 1] else { return 1 }
+        let last = pairs[2 * count - 1]
         guard local > 0 else { return 0 }
         var k = 0
-        var upper = table.count - 1
+        var upper = count - 1
         while k < upper - 1 {
             let mid = (k + upper) / 2
-            if table[mid].s <= local { k = mid } else { upper = mid }
+            if pairs[2 * mid + 1] <= local { k = mid } else { upper = mid }
         }
-        let (a, sa) = table[k]
-        let (b, sb) = table[upper]
+        let (a, sa) = (pairs[2 * k], pairs[2 * k + 1])
+        let (b, sb) = (pairs[2 * upper], pairs[2 * upper + 1])
         var lo = a, hi = b
         var t = sb > sa ? a + (b - a) * (local - sa) / (sb - sa) : a
         for _ in 0..<60 {
             let f = sa + integral(a, t) - local
-            if abs(f) <= 1e-13 * max(1, last.s) { return t }
+            if abs(f) <= 1e-13 * max(1, last) { return t }
             if f < 0 { lo = t } else { hi = t }
             let v = speed(t)
             var next = v > 0 ? t - f / v : .nan

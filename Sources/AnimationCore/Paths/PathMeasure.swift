@@ -247,6 +247,14 @@ public struct PathMeasure: Sendable {
         return (i, parameter(atLocal: local, in: i))
     }
 
+    /// The path's only drawn segment when it is one cubic: its control points and its breakpoint
+    /// table (for callers that keep them flat, as a Lottie tick keeps its spatial segments).
+    package var onlyCubic: (p0: Point, p1: Point, p2: Point, p3: Point, table: [(t: Double, s: Double)])? {
+        guard segments.count == 1, segments[0].kind == .cubic else { return nil }
+        let s = segments[0]
+        return (s.p0, s.p1, s.p2, s.p3, tables[0])
+    }
+
     /// Where the drawn path jumps (semantics §5.6: a move-to inside the path takes no time): at
     /// arc length `length` the point leaves `from`, the end of what was drawn before, for `to`,
     /// the start of the next drawn segment. Points at `length` itself are `to`'s side
