@@ -202,6 +202,8 @@ public final class LottieBatch {
             kindCount += programs[p].outputKinds
             numberCount += programs[p].outputNumbers
         }
+        // The new buffers replace the old below and are freed in deinit or by the next compaction
+        // (never empty: a base address always exists).
         let newNodes = UnsafeMutableBufferPointer<NodeRecord>.allocate(capacity: max(nodeCount, 1))
         let newKinds = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: max(kindCount, 1))
         let newNumbers = UnsafeMutableBufferPointer<Float>.allocate(capacity: max(numberCount, 1))
@@ -222,6 +224,8 @@ public final class LottieBatch {
             numberAt += program.outputNumbers
             programOf[i] = renumber[programOf[i]]
         }
+        // The old buffers: every region was copied out above, and nothing else points into them
+        // (views from `withGeometry` live only inside its closure).
         nodes.deallocate()
         kinds.deallocate()
         numbers.deallocate()
