@@ -20,7 +20,9 @@ files=Benchmarks/Lottie/loader-12.json,Benchmarks/Lottie/logo-48.json
 if [ $smoke = 1 ]; then
     sizes=1,100; options=(--benchmark_min_time=0.01)
 else
-    sizes=1,100,1000,10000; options=(--benchmark_min_time=0.5 --benchmark_repetitions=3)
+    # Repetitions interleaved at random: the machines drift by tens of per cent within a run, and
+    # a ratio taken between rows measured minutes apart carries that drift.
+    sizes=1,100,1000,10000; options=(--benchmark_min_time=0.5 --benchmark_repetitions=3 --benchmark_enable_random_interleaving=true)
 fi
 
 echo "== building lottie-shim (engine with -Xcc -march=native) =="
