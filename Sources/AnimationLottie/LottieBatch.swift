@@ -128,7 +128,8 @@ public final class LottieBatch {
         for _ in 0..<count {
             programOf.append(p)
             frames.append(program.animation.inPoint)
-            if let region = freeRegions[p].popLast() {
+            if var region = freeRegions[p].popLast() {
+                region.nodeCount = 0   // a new instance has drawn nothing yet, whatever the region held
                 outputs.append(region)
                 freeBytes -= bytes
             } else {

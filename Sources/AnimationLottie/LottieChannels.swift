@@ -165,7 +165,7 @@ final class LottieChannels: @unchecked Sendable {
         evaluateAnimated(c, atFrame: frame, memo: memo, into: out)
     }
 
-    /// ``evaluate(_:atFrame:into:)`` for a channel with keyframes. Apart, so that a constant
+    /// ``evaluate(_:atFrame:memo:into:)`` for a channel with keyframes. Apart, so that a constant
     /// channel (most of a transform's) is a load where it is read, not a call: the calls were
     /// a tenth of a tick.
     @inline(never)

@@ -119,6 +119,7 @@ struct LottieBatchTests {
                 let file = Int.random(in: 0..<programs.count, using: &rng), count = Int.random(in: 1...6, using: &rng)
                 let range = try batch.add(programs[file], count: count)
                 #expect(range == model.count..<model.count + count)
+                #expect(range.allSatisfy { batch.nodes(of: $0).isEmpty }, "a new instance has drawn nothing before its first tick")
                 for i in range {
                     let a = animations[file], f = a.inPoint + Double.random(in: 0..<(a.outPoint - a.inPoint), using: &rng)
                     batch.setFrame(f, of: i)
