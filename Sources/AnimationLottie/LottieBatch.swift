@@ -148,6 +148,10 @@ public final class LottieBatch {
     /// left wait for its next one (until the batch gives unused space back).
     public func holds(_ program: LottieProgram) -> Bool { programs.contains { $0 === program } }
 
+    /// What fills output buffers no tick has written yet.
+    private static let emptyNode = NodeRecord(kindStart: 0, kindCount: 0, numberStart: 0, paintAndFill: -1,
+                                              red: 0, green: 0, blue: 0, alpha: 0, width: 0, opacity: 0)
+
     /// The output bytes one instance of `program` holds.
     private static func regionBytes(_ program: LottieProgram) -> Int {
         program.outputNodes * MemoryLayout<NodeRecord>.stride + program.outputKinds + program.outputNumbers * MemoryLayout<Float>.stride
@@ -208,7 +212,7 @@ public final class LottieBatch {
         let newNodes = UnsafeMutableBufferPointer<NodeRecord>.allocate(capacity: max(nodeCount, 1))
         let newKinds = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: max(kindCount, 1))
         let newNumbers = UnsafeMutableBufferPointer<Float>.allocate(capacity: max(numberCount, 1))
-        newNodes.initialize(repeating: nodes[0])   // any record: every region is copied over below
+        newNodes.initialize(repeating: Self.emptyNode)   // every held region is copied over below
         newKinds.initialize(repeating: 0)
         newNumbers.initialize(repeating: 0)
         var nodeAt = 0, kindAt = 0, numberAt = 0
@@ -249,8 +253,7 @@ public final class LottieBatch {
             buffer.deallocate()
             buffer = bigger
         }
-        regrow(&nodes, nodeTotal, NodeRecord(kindStart: 0, kindCount: 0, numberStart: 0, paintAndFill: -1,
-                                            red: 0, green: 0, blue: 0, alpha: 0, width: 0, opacity: 0))
+        regrow(&nodes, nodeTotal, Self.emptyNode)
         regrow(&kinds, kindTotal, 0)
         regrow(&numbers, numberTotal, 0)
         for s in scratches { for p in programs { s.reserve(for: p) } }

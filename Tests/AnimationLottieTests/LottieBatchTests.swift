@@ -157,6 +157,7 @@ struct LottieBatchTests {
         let animation = try lottieFile("trims"), other = try lottieFile("keyframes")
         let program = try LottieProgram(animation, size: 128), otherProgram = try LottieProgram(other, size: 128)
         let batch = LottieBatch(maximumThreads: 1)
+        batch.compact()   // nothing held yet: nothing to lay out
         try batch.add(program, count: 2_000)
         let full = batch.bufferBytes
         for _ in 0..<10 {   // churn: remove 100, add 100 of the same file
