@@ -591,40 +591,21 @@ struct LottieWork {
         let length = segmentLengths[i]
         guard local < length else { return 1 }
         guard local > 0 else { return 0 }
-        var a = 0.0, sa = 0.0, b = 1.0, sb = length
+        var interval = (a: 0.0, sa: 0.0, b: 1.0, sb: length)
         let table = segmentTables[i]
         if table >= 0 {
-            // The compiled breakpoints (their count, then the pairs): the last with s ≤ local, and
-            // the next, by the reference's binary search. Offsets come from the program's table.
-            let pairs = tables + table + 1
-            var k = 0, upper = Int(tables[table]) - 1
-            while k < upper - 1 {
-                let mid = (k + upper) / 2
-                if pairs[2 * mid + 1] <= local { k = mid } else { upper = mid }
-            }
-            (a, sa, b, sb) = (pairs[2 * k], pairs[2 * k + 1], pairs[2 * upper], pairs[2 * upper + 1])
+            // The compiled breakpoints (their count, then the pairs), searched as the reference
+            // searches its table. Offsets come from the program's table.
+            interval = ArcLength.bracket(local, pairs: tables + table + 1, count: Int(tables[table]))
         } else {
             // Walked again: the same breakpoints, stopped at the first past `local`.
             walkBreakpoints(of: i) { t, s in
-                if s > local { (b, sb) = (t, s); return false }
-                (a, sa) = (t, s)
+                if s > local { (interval.b, interval.sb) = (t, s); return false }
+                (interval.a, interval.sa) = (t, s)
                 return true
             }
         }
-        let curve = cubic(i)
-        var lo = a, hi = b
-        var t = sb > sa ? a + (b - a) * (local - sa) / (sb - sa) : a
-        for _ in 0..<60 {
-            let f = sa + GaussLegendre.integrate(a, t, speedOf: curve) - local
-            if abs(f) <= 1e-13 * max(1, length) { return t }
-            if f < 0 { lo = t } else { hi = t }
-            let v = curve(t)
-            var next = v > 0 ? t - f / v : .nan
-            if !(next > lo && next < hi) { next = (lo + hi) / 2 }
-            if abs(next - t) <= 1e-16 { return next }
-            t = next
-        }
-        return t
+        return ArcLength.solve(ofLength: local, in: interval, total: length, cubic: cubic(i))
     }
 
     /// The part of the measured segments between fractions `start` and `end` of their length,

@@ -154,23 +154,43 @@ package enum ArcLength {
 
     private static func parameter(ofLength local: Double, pairs: UnsafePointer<Double>, count: Int, speed: (Double) -> Double,
                                   integral: (Double, Double) -> Double) -> Double {
-        // Unchecked reads: every index is below `count` pairs (binary search within 0 ..< count).
+        // Unchecked read: the last pair's s, count > 0.
         guard count > 0, local < pairs[2 * count - 1] else { return 1 }
         let last = pairs[2 * count - 1]
         guard local > 0 else { return 0 }
+        return solve(ofLength: local, in: bracket(local, pairs: pairs, count: count), total: last, speed: speed, integral: integral)
+    }
+
+    /// The breakpoint interval `(a, sa, b, sb)` that holds `local` (0 < local < the last s): the
+    /// last pair with s ≤ local and the next, by binary search over `count` `(t, s)` pairs.
+    package static func bracket(_ local: Double, pairs: UnsafePointer<Double>, count: Int)
+        -> (a: Double, sa: Double, b: Double, sb: Double) {
+        // Unchecked reads: every index is below `count` pairs (binary search within 0 ..< count).
         var k = 0
         var upper = count - 1
         while k < upper - 1 {
             let mid = (k + upper) / 2
             if pairs[2 * mid + 1] <= local { k = mid } else { upper = mid }
         }
-        let (a, sa) = (pairs[2 * k], pairs[2 * k + 1])
-        let (b, sb) = (pairs[2 * upper], pairs[2 * upper + 1])
+        return (pairs[2 * k], pairs[2 * k + 1], pairs[2 * upper], pairs[2 * upper + 1])
+    }
+
+    /// The parameter at length `local` inside the breakpoint interval `interval`, for a cubic:
+    /// the bracketed Newton solve on the vector quadrature (≤ 60 steps, to 1e-13 of `total`, the
+    /// curve's length).
+    package static func solve(ofLength local: Double, in interval: (a: Double, sa: Double, b: Double, sb: Double), total: Double,
+                              cubic c: CubicSpeed) -> Double {
+        solve(ofLength: local, in: interval, total: total, speed: { c($0) }) { GaussLegendre.integrate($0, $1, speedOf: c) }
+    }
+
+    private static func solve(ofLength local: Double, in interval: (a: Double, sa: Double, b: Double, sb: Double), total: Double,
+                              speed: (Double) -> Double, integral: (Double, Double) -> Double) -> Double {
+        let (a, sa, b, sb) = interval
         var lo = a, hi = b
         var t = sb > sa ? a + (b - a) * (local - sa) / (sb - sa) : a
         for _ in 0..<60 {
             let f = sa + integral(a, t) - local
-            if abs(f) <= 1e-13 * max(1, last) { return t }
+            if abs(f) <= 1e-13 * max(1, total) { return t }
             if f < 0 { lo = t } else { hi = t }
             let v = speed(t)
             var next = v > 0 ? t - f / v : .nan
