@@ -146,7 +146,7 @@ extension TrackStore {
 
     /// The node whose time is `layer`'s local time, or −1 for the frame's time.
     func clockNode(of layer: LayerID) -> Int32 {
-        clocks[layer]?.node ?? -1
+        clocks.isEmpty ? -1 : clocks[layer]?.node ?? -1   // most trees have no layer time: no hash
     }
 
     /// Points the timing of `layer`'s top-level tracks and group roots at `node` (−1: the frame).

@@ -36,18 +36,31 @@ extension Layer {
     /// This layer's local time at context time `time`: its ancestors' maps from the root down,
     /// then its own (§2.7).
     func localTime(atContextTime time: Double) -> Double {
-        // Identity timings map a time to itself exactly: a tree without any (the common case)
-        // needs no list, and an implicit change no allocation.
-        guard hasOwnTimeInTree else { return time }
-        var chain: [LayerTiming] = []
+        var depth = 0
+        var timed = false
         var current: Layer? = self
-        while let layer = current {
-            chain.append(layer.timing)
+        while let layer = current {   // bounded: a tree has no cycles (addSublayer refuses them)
+            if !layer.timing.isIdentity { timed = true }
+            depth += 1
             current = layer.storedSuperlayer
         }
-        var t = time
-        for timing in chain.reversed() { t = timing.localTime(atParentTime: t) }
-        return t
+        // Identity timings map a time to itself exactly: a tree without any (the common case)
+        // needs no chain.
+        guard timed else { return time }
+        // The chain, root first, in scratch memory (on the stack for ordinary depths): every
+        // implicit change asks for its layer's time, and an array was an allocation each.
+        return withUnsafeTemporaryAllocation(of: LayerTiming.self, capacity: depth) { chain in
+            var current: Layer? = self
+            var k = depth
+            while let layer = current, k > 0 {
+                k -= 1
+                chain.initializeElement(at: k, to: layer.timing)   // a trivial type: nothing to deinitialize
+                current = layer.storedSuperlayer
+            }
+            var t = time
+            for timing in chain[k...] { t = timing.localTime(atParentTime: t) }
+            return t
+        }
     }
 
     /// The context time at which this layer's local time is `time`.

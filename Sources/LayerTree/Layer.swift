@@ -38,11 +38,12 @@ open class Layer {
     /// Set on presentation copies: their model layer.
     var modelLayer: Layer?
     var needsDisplayFlag = false
-    /// The presentation value each key's action started from, and in which tick interval.
-    var actionStart: [String: (tick: Int, value: AnimationValue)] = [:]
-    /// The last animation each key's action added, for taking it over when the same action runs
-    /// again (``LayerContext``'s implicit fast path, §10).
-    var implicitAnimations: [String: ImplicitAnimation] = [:]
+    /// Per key with an action: where its action started in this tick interval (§9.5), the
+    /// animation it added last (``LayerContext``'s implicit fast path, §10) and its engine slot,
+    /// in one record, so that a change looks its key up once.
+    var actionRecords: [String: ActionRecord] = [:]
+    /// The record a change used last (``actionRecord(forKey:)``).
+    var lastActionRecord: ActionRecord?
     /// Whether its context compares its needs-display keys after each tick.
     var isWatched = false
     /// Animations added while outside a context: added to the engine when the layer joins one.
@@ -155,7 +156,8 @@ open class Layer {
     /// with the transaction's timing function or `.default` (§3.3) and the transaction's
     /// duration; nil for other events.
     open class func defaultAction(forKey event: String) -> LayerAction? {
-        guard let property = LayerProperty.named(event), property.isImplicitlyAnimated, !property.isShapeLayerProperty else { return nil }
+        guard let i = LayerProperty.index(named: event), LayerProperty.all[i].isImplicitlyAnimated,
+              !LayerProperty.all[i].isShapeLayerProperty else { return nil }
         return .animation(Self.implicitAnimation(forKey: event))
     }
 
@@ -269,7 +271,8 @@ open class Layer {
 
     /// The kind of values `key` holds, if known: the catalog's, else its value's.
     func kind(forKey key: String) -> ValueKind? {
-        LayerProperty.named(key)?.kind ?? storedValues[key]?.kind ?? type(of: self).defaultValue(forKey: key)?.kind
+        if let i = LayerProperty.index(named: key) { return LayerProperty.all[i].kind }
+        return storedValues[key]?.kind ?? type(of: self).defaultValue(forKey: key)?.kind
     }
 
     /// The model value the engine composes over for `key`: the layer's value, else the catalog's

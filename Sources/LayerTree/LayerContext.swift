@@ -200,34 +200,48 @@ public final class LayerContext {
     /// A model change of `key` on `layer` (§1.1) in the current transaction (§9.1): the action is
     /// looked up before the change, so that the delegate and the action see the old value, and
     /// run after it ([inferred]; §10).
+    ///
+    /// A key with an action keeps one ``ActionRecord`` on its layer (where the action started
+    /// this tick, the animation it added last, the engine slot), so that the change finds all of
+    /// it with one look-up: changes are what a host makes by the hundred between ticks.
     func change(_ layer: Layer, key: String, to value: AnimationValue?) {
         let stack = TransactionStack.current
         stack.touch()
         var action: LayerAction?
         var before: AnimationValue?
-        if !Transaction.disableActions() {
+        var record: ActionRecord?
+        if !stack.disablesActions {
             action = layer.action(forKey: key)
             if action != nil {
+                let r = layer.actionRecord(forKey: key) ?? layer.newActionRecord(forKey: key)
+                record = r
                 // A second change of the key before the next tick animates from where the first
                 // one started: the engine's row already shows the first change's model (§9.5).
-                if let earlier = layer.actionStart[key], earlier.tick == tickCount {
-                    before = earlier.value
+                if r.startTick == tickCount, let earlier = r.startValue {
+                    before = earlier
                 } else {
-                    before = presentationValue(of: layer, forKey: key)
-                    if let before { layer.actionStart[key] = (tickCount, before) }
+                    before = presentationValue(of: layer, forKey: key, record: r)
+                    if let before {
+                        r.startTick = tickCount
+                        r.startValue = before
+                    }
                 }
             }
         }
         layer.storedValues[key] = value
         if let id = layer.id {
             if let value {
-                _ = try? store.setModelValue(value, layer: id, property: key)
+                if let slot = record?.slot, store.setModelValue(value, slot: slot) {
+                    // Written through the slot found for the presentation value above.
+                } else if let slot = try? store.setModelValue(value, layer: id, property: key) {
+                    record?.slot = slot
+                }
             } else if store.slot(layer: id, property: key) != nil, let model = layer.engineModelValue(forKey: key) {
                 _ = try? store.setModelValue(model, layer: id, property: key)   // back to the default
             }
         }
         if case .animation(let animation)? = action {
-            run(animation, forKey: key, on: layer, from: before)
+            run(animation, forKey: key, on: layer, from: before, record: record, stack: stack)
         }
         if type(of: layer).needsDisplay(forKey: key) {
             if layer.id != nil, value != nil { watch(layer, key: key) }
@@ -238,21 +252,31 @@ public final class LayerContext {
     /// Runs an action's animation (§10): adds it under the event's key. A basic animation of the
     /// event's key with no values animates from the presentation value before the change
     /// (`before`) to the new model value, so a change in flight continues without a jump.
-    private func run(_ animation: any Animation, forKey key: String, on layer: Layer, from before: AnimationValue?) {
-        var animation = animation
-        var implicit: BasicAnimation?
-        if var basic = animation as? BasicAnimation, basic.keyPath == key,
-           basic.fromValue == nil, basic.toValue == nil, basic.byValue == nil, let before {
-            if retargetsImplicitAnimations, retarget(basic, forKey: key, on: layer, from: before) { return }
-            implicit = basic
-            basic.fromValue = before
-            animation = basic
+    private func run(_ animation: any Animation, forKey key: String, on layer: Layer, from before: AnimationValue?,
+                     record: ActionRecord? = nil, stack: TransactionStack = .current) {
+        guard let before, var basic = animation as? BasicAnimation, basic.keyPath == key,
+              basic.fromValue == nil, basic.toValue == nil, basic.byValue == nil else {
+            return add(action: animation, forKey: key, on: layer, implicit: nil, record: record)
         }
+        if retargetsImplicitAnimations, let record, retarget(basic, forKey: key, on: layer, from: before, record: record, stack: stack) {
+            return
+        }
+        let implicit = basic
+        basic.fromValue = before
+        add(action: basic, forKey: key, on: layer, implicit: implicit, record: record)
+    }
+
+    /// Adds an action's animation; an implicit one (a basic animation with no values, `implicit`)
+    /// added with begin time 0 is remembered in the key's record for taking over next time.
+    private func add(action animation: any Animation, forKey key: String, on layer: Layer, implicit: BasicAnimation?,
+                     record: ActionRecord?) {
         do {
             let handle = try add(animation, to: layer, forKey: key, delegate: nil)
             if let implicit, let handle, implicit.timing.beginTime == 0 {
-                layer.implicitAnimations[key] = ImplicitAnimation(action: implicit, duration: Transaction.animationDuration(),
-                                                                  handle: handle)
+                let record = record ?? layer.actionRecord(forKey: key) ?? layer.newActionRecord(forKey: key)
+                record.implicitSignature = ImplicitSignature(implicit)
+                record.implicitDuration = Transaction.animationDuration()
+                record.implicitHandle = handle
             }
         } catch let error as AnimationError {
             lastActionError = error
@@ -262,27 +286,27 @@ public final class LayerContext {
     }
 
     /// Whether a key's action that runs again takes its last animation over in place
-    /// (``retarget(_:forKey:on:from:)``); off only to test that it changes nothing.
+    /// (``retarget(_:forKey:on:from:record:stack:)``); off only to test that it changes nothing.
     var retargetsImplicitAnimations = true
     /// How many action runs took their last animation over (for tests).
     private(set) var implicitTakeovers = 0
 
-    /// The fast path of ``run(_:forKey:on:from:)``: the same action as last time on this key
-    /// (equal but for the values it gets when run) under the same transaction duration, with no
-    /// completion block waiting, takes the animation it added last time over in the engine's
-    /// columns (`TrackStore.retargetImplicit`) — live, or finished and parked. The result is that
-    /// of adding the copy (tested bit for bit); false when the engine cannot, and the caller adds.
-    private func retarget(_ action: BasicAnimation, forKey key: String, on layer: Layer, from before: AnimationValue) -> Bool {
-        guard action.timing.beginTime == 0, let id = layer.id, let last = layer.implicitAnimations[key],
-              last.duration == Transaction.animationDuration(), last.action.isSameAction(as: action) else { return false }
-        let stack = TransactionStack.current
-        guard !stack.hasOpenGroups else { return false }
+    /// The fast path of ``run(_:forKey:on:from:record:stack:)``: the same action as last time on
+    /// this key (equal but for the values it gets when run) under the same transaction duration,
+    /// with no completion block waiting, takes the animation it added last time over in the
+    /// engine's columns (`TrackStore.retargetImplicit`) — live, or finished and parked. The result
+    /// is that of adding the copy (tested bit for bit); false when the engine cannot, and the
+    /// caller adds.
+    private func retarget(_ action: BasicAnimation, forKey key: String, on layer: Layer, from before: AnimationValue,
+                          record: ActionRecord, stack: TransactionStack) -> Bool {
+        guard action.timing.beginTime == 0, let id = layer.id, let last = record.implicitHandle,
+              record.implicitDuration == stack.animationDuration, !stack.hasOpenGroups,
+              record.implicitSignature == ImplicitSignature(action) else { return false }
         let beginTime = layer.localTime(atContextTime: currentTime)
-        guard let handle = store.retargetImplicit(last.handle, layer: id, forKey: key, from: before, beginTime: beginTime) else {
+        guard let handle = store.retargetImplicit(last, layer: id, forKey: key, from: before, beginTime: beginTime) else {
             return false
         }
-        stack.touch()
-        layer.implicitAnimations[key]!.handle = handle   // read above
+        record.implicitHandle = handle
         implicitTakeovers += 1
         return true
     }
@@ -291,6 +315,17 @@ public final class LayerContext {
     /// model set since), else the model value.
     func presentationValue(of layer: Layer, forKey key: String) -> AnimationValue? {
         if let id = layer.id, let slot = store.slot(layer: id, property: key), let v = store.presentationValue(of: slot) { return v }
+        return layer.engineModelValue(forKey: key)
+    }
+
+    /// ``presentationValue(of:forKey:)`` through the slot `record` remembers (looked up again,
+    /// and remembered, when missing or stale).
+    private func presentationValue(of layer: Layer, forKey key: String, record: ActionRecord) -> AnimationValue? {
+        if let slot = record.slot, let v = store.presentationValue(of: slot) { return v }
+        if let id = layer.id, let slot = store.slot(layer: id, property: key) {
+            record.slot = slot
+            if let v = store.presentationValue(of: slot) { return v }
+        }
         return layer.engineModelValue(forKey: key)
     }
 
@@ -407,7 +442,7 @@ public final class LayerContext {
             l.context = nil
             l.id = nil
             l.displayedValues = [:]
-            l.implicitAnimations = [:]   // their handles name another tree's store from now on
+            for record in l.actionRecords.values { record.leftTree() }   // their handles name this tree's store
             pending.append(contentsOf: l.storedSublayers)
         }
     }
@@ -447,24 +482,81 @@ public final class LayerContext {
     }
 }
 
-/// The animation a key's action added last (``Layer``'s `implicitAnimations`): the action as it
-/// answered (no values), the transaction duration it got, and its engine handle.
-struct ImplicitAnimation {
-    var action: BasicAnimation
-    var duration: Double
-    var handle: AnimationHandle
-}
+/// What a layer remembers of one key's action (``Layer``'s `actionRecords`). A class, so that a
+/// change reads and updates it with one look-up and no copy of the animation it holds.
+///
+/// Its fields are in the order a change reads them: the record is cold when a change comes (a
+/// tick went by), and the first ones share its first cache lines.
+final class ActionRecord {
+    /// Its key.
+    let key: String
+    /// The tick count of the interval in which the key's action first ran (§9.5); -1 before any.
+    var startTick = -1
+    /// The key's engine slot (checked on every use: a stale handle is looked up again).
+    var slot: SlotHandle?
+    /// The animation the key's action added last, while it can be taken over: its engine handle,
+    /// the transaction duration it got and what made it that action (fields rather than the
+    /// animation: the comparison reads two cache lines, not the animation's nine).
+    var implicitHandle: AnimationHandle?
+    var implicitDuration = 0.0
+    var implicitSignature: ImplicitSignature?
+    /// The presentation value the key's action started from in tick interval `startTick`.
+    var startValue: AnimationValue?
 
-extension BasicAnimation {
-    /// Whether `other` is the same action: equal in everything but the values and begin time an
-    /// action's animation gets when it runs (§10).
-    func isSameAction(as other: BasicAnimation) -> Bool {
-        keyPath == other.keyPath && timing.duration == other.timing.duration && timing.speed == other.timing.speed
-            && timing.timeOffset == other.timing.timeOffset && timing.repeatCount == other.timing.repeatCount
-            && timing.repeatDuration == other.timing.repeatDuration && timing.autoreverses == other.timing.autoreverses
-            && timing.fillMode == other.timing.fillMode && timingFunction == other.timingFunction
-            && isRemovedOnCompletion == other.isRemovedOnCompletion && isAdditive == other.isAdditive
-            && isCumulative == other.isCumulative && valueFunction == other.valueFunction
-            && fromValue == nil && toValue == nil && byValue == nil && other.fromValue == nil && other.toValue == nil && other.byValue == nil
+    init(key: String) { self.key = key }
+
+    /// The layer left its tree: the animation and slot belong to that tree's store.
+    func leftTree() {
+        implicitSignature = nil
+        implicitHandle = nil
+        slot = nil
     }
 }
+
+/// What makes an implicit action's animation (a basic animation with no values, §10) the same
+/// action when it runs again: everything but its values and begin time, which a run gives it.
+/// The key path is the record's key (a run checks it).
+struct ImplicitSignature: Equatable {
+    var duration, speed, timeOffset, repeatCount, repeatDuration: Double
+    var autoreverses: Bool
+    var fillMode: FillMode
+    var timingFunction: TimingFunction?
+    var isRemovedOnCompletion, isAdditive, isCumulative: Bool
+    var valueFunction: ValueFunction?
+
+    init(_ a: BasicAnimation) {
+        duration = a.timing.duration
+        speed = a.timing.speed
+        timeOffset = a.timing.timeOffset
+        repeatCount = a.timing.repeatCount
+        repeatDuration = a.timing.repeatDuration
+        autoreverses = a.timing.autoreverses
+        fillMode = a.timing.fillMode
+        timingFunction = a.timingFunction
+        isRemovedOnCompletion = a.isRemovedOnCompletion
+        isAdditive = a.isAdditive
+        isCumulative = a.isCumulative
+        valueFunction = a.valueFunction
+    }
+}
+
+extension Layer {
+    /// A new, empty action record for `key`, kept on the layer.
+    func newActionRecord(forKey key: String) -> ActionRecord {
+        let record = ActionRecord(key: key)
+        actionRecords[key] = record
+        lastActionRecord = record
+        return record
+    }
+
+    /// The action record of `key`, if any: the last one used when it is `key`'s (a host changes
+    /// the same property again and again; the field is in the layer's own cache lines, the
+    /// table's storage is not), else from the table.
+    func actionRecord(forKey key: String) -> ActionRecord? {
+        if let last = lastActionRecord, last.key == key { return last }
+        guard let record = actionRecords[key] else { return nil }
+        lastActionRecord = record
+        return record
+    }
+}
+

@@ -56,9 +56,7 @@ public enum Transaction {
     /// The duration given to animations added with `duration ≤ 0` (§1.3) and to implicit
     /// animations: the innermost level's that set one, else 0.25 s (§9.2).
     public static func animationDuration() -> Double {
-        let levels = TransactionStack.current.levels
-        for level in levels.reversed() { if let d = level.duration { return d } }
-        return MediaTiming.defaultDuration
+        TransactionStack.current.animationDuration
     }
 
     /// Sets the current level's ``animationDuration()``. A value that is not finite and positive
@@ -84,9 +82,7 @@ public enum Transaction {
     /// Whether property changes run no actions (no implicit animations, §9.2): the innermost
     /// level's setting, else false.
     public static func disableActions() -> Bool {
-        let levels = TransactionStack.current.levels
-        for level in levels.reversed() { if let flag = level.disableActions { return flag } }
-        return false
+        TransactionStack.current.disablesActions
     }
 
     /// Sets the current level's ``disableActions()``.
@@ -217,6 +213,18 @@ final class TransactionStack {
         let level = Level(isImplicit: true)
         levels.append(level)
         return level
+    }
+
+    /// ``Transaction/animationDuration()`` on this stack.
+    var animationDuration: Double {
+        for level in levels.reversed() { if let d = level.duration { return d } }
+        return MediaTiming.defaultDuration
+    }
+
+    /// ``Transaction/disableActions()`` on this stack.
+    var disablesActions: Bool {
+        for level in levels.reversed() { if let flag = level.disableActions { return flag } }
+        return false
     }
 
     /// Opens the implicit transaction if no transaction is open: every change does (§9.1).

@@ -55,6 +55,8 @@ public struct TickFigures: Sendable, Codable {
     public var quietTickEndToEnd: FrameStatistics
     /// Layers changed before each churn tick.
     public var changedPerChurnTick: Int
+    /// The changes alone (the part of each churn tick before `tick(at:)`).
+    public var churnChanges: FrameStatistics
     /// Heap allocations per steady-state tick (nil when not counted).
     public var allocationsPerTick: Double?
 
@@ -105,7 +107,7 @@ public enum LayerTreeMeasure {
         // default action, §10) before every other tick; a different 1 % each time.
         let layers = context.rootLayer.sublayers ?? []
         let changed = max(1, layers.count / 100)
-        var churn: [Double] = [], quiet: [Double] = []
+        var churn: [Double] = [], quiet: [Double] = [], changes: [Double] = []
         var next = 0
         for k in 0..<2 * count {
             let start = now()
@@ -115,6 +117,7 @@ public enum LayerTreeMeasure {
                     layer.opacity = layer.opacity == 1 ? 0.5 : 1
                     next += 1
                 }
+                changes.append(Double(now() - start) / 1e9)
             }
             context.tick(at: t)
             reader.read()
@@ -126,7 +129,8 @@ public enum LayerTreeMeasure {
         return TickFigures(layers: context.layerCount - 1, properties: store.trackCount, threads: threads,
                            tickEndToEnd: FrameStatistics(ticks), engineEndToEnd: FrameStatistics(engine),
                            churnTickEndToEnd: FrameStatistics(churn), quietTickEndToEnd: FrameStatistics(quiet),
-                           changedPerChurnTick: changed, allocationsPerTick: allocations)
+                           changedPerChurnTick: changed, churnChanges: FrameStatistics(changes),
+                           allocationsPerTick: allocations)
     }
 }
 

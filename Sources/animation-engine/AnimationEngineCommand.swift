@@ -194,6 +194,7 @@ struct Bench: ParsableCommand {
                 ("quietTickP50Seconds", .number(t.quietTickEndToEnd.p50Seconds)),
                 ("churnOverQuiet", .number(t.churnOverQuiet)),
                 ("layersChangedPerChurnTick", .number(Double(t.changedPerChurnTick))),
+                ("churnChangesP50Seconds", .number(t.churnChanges.p50Seconds)),
                 ("allocationsPerTick", t.allocationsPerTick.map { .number($0) } ?? .null),
             ] } ?? []))
             print(object.prettyText)
@@ -224,6 +225,8 @@ struct Bench: ParsableCommand {
             ("tick after 1 % changed p50", String(format: "%.3f ms (%d layers given an implicit animation; quiet ticks %.3f ms: %.2f×)",
                                                   t.churnTickEndToEnd.p50Seconds * 1e3, t.changedPerChurnTick,
                                                   t.quietTickEndToEnd.p50Seconds * 1e3, t.churnOverQuiet)),
+            ("the changes alone p50", String(format: "%.3f ms (%.2f µs per change)", t.churnChanges.p50Seconds * 1e3,
+                                             t.churnChanges.p50Seconds * 1e6 / Double(max(1, t.changedPerChurnTick)))),
             ("allocations / tick", t.allocationsPerTick.map { String(format: "%.2f", $0) } ?? "not counted here"),
         ] } ?? [])
         let width = rows.map(\.0.count).max() ?? 0

@@ -643,4 +643,34 @@ struct TrackStoreLifecycleTests {
         try store.setModelValue(1, layer: LayerID(1), property: "progress")
         #expect(throws: AnimationError.self) { try store.setModelValue(.point(.zero), layer: LayerID(2), property: "progress") }
     }
+
+    @Test("§1.1 a model set through a slot handle is a model set by layer and key; a stale handle or another kind changes nothing")
+    func modelThroughSlotHandle() throws {
+        let byKey = TrackStore(), byHandle = TrackStore()
+        var handles: [SlotHandle] = []
+        for store in [byKey, byHandle] {
+            handles.append(try store.setModelValue(0.25, layer: LayerID(1), property: "opacity"))
+            _ = try store.add(fade(1), layer: LayerID(1), forKey: "fade")
+        }
+        let keyFrames = FrameEvaluator(store: byKey), handleFrames = FrameEvaluator(store: byHandle)
+        keyFrames.evaluate(at: 0.25)
+        handleFrames.evaluate(at: 0.25)
+        try byKey.setModelValue(0.75, layer: LayerID(1), property: "opacity")
+        #expect(byHandle.setModelValue(0.75, slot: handles[1]))
+        #expect(byHandle.presentationValue(of: handles[1]) == byKey.presentationValue(of: handles[0]))
+        for t in [0.5, 0.75, 1.25] {
+            keyFrames.evaluate(at: t)
+            handleFrames.evaluate(at: t)
+            #expect(byHandle.presentationValue(of: handles[1]) == byKey.presentationValue(of: handles[0]), "t = \(t)")
+        }
+        #expect(byHandle.modelValue(of: handles[1]) == .scalar(0.75))
+        // Another kind: refused, the model stays.
+        #expect(!byHandle.setModelValue(.point(.zero), slot: handles[1]))
+        #expect(byHandle.modelValue(of: handles[1]) == .scalar(0.75))
+        // Stale (the layer went) and forged handles: refused, nothing created.
+        byHandle.removeLayer(LayerID(1))
+        #expect(!byHandle.setModelValue(0.5, slot: handles[1]))
+        #expect(!byHandle.setModelValue(0.5, slot: SlotHandle(rawValue: 0x7FFF_FFFF)))
+        #expect(byHandle.allSlots.isEmpty)
+    }
 }

@@ -151,4 +151,29 @@ struct LayerPropertyTests {
         #expect(LayerProperty.named("strokeEnd")?.isShapeLayerProperty == true)
         #expect(LayerProperty.named("frame") == nil)
     }
+
+    @Test("§11 the catalog finds each of its names, and no other: neighbours in length and first letter, prefixes, case, accents")
+    func catalogLookupIsExact() {
+        for (i, property) in LayerProperty.all.enumerated() {
+            #expect(LayerProperty.index(named: property.name) == i)
+            #expect(LayerProperty.named(property.name)?.name == property.name)
+        }
+        let names = Set(LayerProperty.all.map(\.name))
+        var probes = ["", "o", "opacit", "opacityy", "Opacity", "OPACITY", "opacitY", "opacité", "sublayerTransforms",
+                      "anchorPointZZ", "strokeEnds", "shadowColour", "zposition", String(repeating: "s", count: 40),
+                      "strokeStar\u{0}", "op\u{0}city"]
+        for name in names {
+            // Same length and first byte, one byte changed: the bucket's neighbours.
+            var bytes = Array(name.utf8)
+            bytes[bytes.count - 1] ^= 1
+            probes.append(String(decoding: bytes, as: UTF8.self))
+            probes.append(String(name.dropLast()))
+            probes.append(name + "s")
+            probes.append(name.uppercased())
+        }
+        for probe in probes where !names.contains(probe) {
+            #expect(LayerProperty.index(named: probe) == nil, "\(probe)")
+            #expect(LayerProperty.named(probe) == nil, "\(probe)")
+        }
+    }
 }

@@ -184,6 +184,41 @@ struct LayerContextTests {
         let count = allocation_counter_stop()
         #expect(count == 0, "\(count) allocations in 30 ticks")
     }
+
+    /// The ticks in which implicit animations finish park them under their keys (the store's
+    /// layer records change in place): those ticks allocate nothing either, once the keys exist.
+    @Test("§10 ticks that finish and park implicit animations allocate nothing (optimised builds)",
+          .enabled(if: LayerTreeTestScale.isFull && allocation_counter_available() == 1))
+    func parkingTicksDoNotAllocate() throws {
+        freshTransactions()
+        let ctx = context()
+        let layers = (0..<300).map { i -> Layer in i % 2 == 0 ? Layer() : ShapeLayer() }
+        for layer in layers { ctx.rootLayer.addSublayer(layer) }
+        var t = 0.0
+        ctx.tick(at: t)
+        var counted = 0
+        for round in 0..<4 {
+            for layer in layers { layer.opacity = round % 2 == 0 ? 0.5 : 1 }   // each runs its default action
+            t += 1.0 / 60
+            ctx.tick(at: t)   // commits: the animations begin
+            if round >= 2 {   // keys, records and parked tables exist from the first rounds
+                allocation_counter_include_thread(1)
+                allocation_counter_start_included_threads()
+            }
+            for _ in 0..<30 {   // 0.5 s: every 0.25 s animation finishes and is parked
+                t += 1.0 / 60
+                ctx.tick(at: t)
+            }
+            if round >= 2 {
+                let count = allocation_counter_stop()
+                allocation_counter_include_thread(0)
+                #expect(count == 0, "\(count) allocations in the ticks of round \(round)")
+                counted += 1
+            }
+        }
+        #expect(counted == 2)
+        #expect(ctx.store.parkedAnimationCount == layers.count, "every layer's animation was parked")
+    }
 }
 
 enum LayerTreeTestScale {

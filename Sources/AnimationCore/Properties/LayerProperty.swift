@@ -53,8 +53,38 @@ public struct LayerProperty: Sendable, Hashable {
         LayerProperty("strokeStart", .scalar, 0, shape: true),
     ]
 
-    private static let byName: [String: LayerProperty] = Dictionary(uniqueKeysWithValues: all.map { ($0.name, $0) })
+    /// The catalog by name length and first byte: `heads[length * 32 + byte & 31]` is the first
+    /// index of a bucket (−1: empty) and `chain[i]` the next one in index `i`'s bucket. A layer
+    /// asks the catalog two or three times per property change; a bucket holds one or two names,
+    /// compared as they are, where a dictionary would hash every name first.
+    private static let buckets: (heads: [Int8], chain: [Int8]) = {
+        var heads = [Int8](repeating: -1, count: 32 * 32)
+        var chain = [Int8](repeating: -1, count: all.count)
+        for i in all.indices.reversed() {
+            guard let b = bucket(of: all[i].name) else { continue }   // every catalog name has one
+            chain[i] = heads[b]
+            heads[b] = Int8(i)
+        }
+        return (heads, chain)
+    }()
+
+    private static func bucket(of name: String) -> Int? {
+        let utf8 = name.utf8
+        guard let first = utf8.first, utf8.count < 32 else { return nil }
+        return utf8.count * 32 + Int(first & 31)
+    }
+
+    /// The index in ``all`` of the property named `name`, or nil.
+    package static func index(named name: String) -> Int? {
+        guard let b = bucket(of: name) else { return nil }
+        var i = Int(buckets.heads[b])
+        while i >= 0 {   // bounded: each index is in one bucket's chain once
+            if all[i].name == name { return i }
+            i = Int(buckets.chain[i])
+        }
+        return nil
+    }
 
     /// The cataloged property named `name`, or nil.
-    public static func named(_ name: String) -> LayerProperty? { byName[name] }
+    public static func named(_ name: String) -> LayerProperty? { index(named: name).map { all[$0] } }
 }
