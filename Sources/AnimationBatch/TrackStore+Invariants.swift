@@ -167,11 +167,11 @@ extension TrackStore {
                 continue
             }
             if animation.parked {
-                report.check(animation.key.map { layer.parked($0) == Int32(a) } ?? false, "\(name) is parked but not under its key")
+                report.check(animation.key.map { layer.keys[$0] == Int32(a) } ?? false, "\(name) is parked but not under its key")
                 report.check(!layer.animations.contains(Int32(a)), "\(name) is parked and listed")
             } else {
                 report.check(layer.animations.count { $0 == Int32(a) } == 1, "\(name) is not listed once by its layer")
-                if let key = animation.key { report.check(layer.live(key) == Int32(a), "\(name) is not found by its key '\(key)'") }
+                if let key = animation.key { report.check(layer.keys[key] == Int32(a), "\(name) is not found by its key '\(key)'") }
             }
             for t in animation.tracks {
                 report.check(t >= 0 && Int(t) < tracks.count && tracks[Int(t)].alive && tracks[Int(t)].animation == Int32(a),
@@ -195,13 +195,17 @@ extension TrackStore {
                                  && animations[Int(a)].layer == id,
                              "layer \(id) lists animation \(a), which is not alive, parked or not its own")
             }
-            for (key, a) in layer.liveByKey {
-                report.check(layer.animations.contains(a) && animations[Int(a)].key == key,
-                             "layer \(id)'s key '\(key)' names animation \(a), which is not its listed animation with that key")
-            }
-            for (key, a) in layer.parkedByKey {
-                report.check(a >= 0 && Int(a) < animations.count && animations[Int(a)].parked && animations[Int(a)].key == key,
-                             "layer \(id)'s parked key '\(key)' names animation \(a), which is not parked under it")
+            for (key, a) in layer.keys {
+                guard a >= 0, Int(a) < animations.count, animations[Int(a)].alive, animations[Int(a)].key == key else {
+                    report.check(false, "layer \(id)'s key '\(key)' names animation \(a), which is not alive under that key")
+                    continue
+                }
+                if animations[Int(a)].parked {
+                    report.check(!layer.animations.contains(a), "layer \(id)'s key '\(key)' names parked animation \(a), which is listed")
+                } else {
+                    report.check(layer.animations.contains(a),
+                                 "layer \(id)'s key '\(key)' names animation \(a), which is not its listed animation with that key")
+                }
             }
         }
     }

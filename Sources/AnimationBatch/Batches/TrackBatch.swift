@@ -217,6 +217,22 @@ class TrackBatch {
         plain[i] = t.foldClass
     }
 
+    /// Track `i`'s timing as ``setTiming(_:_:)`` stored it (its timing flags only): what parking
+    /// keeps, so that taking the lane over restores it without the animation's existential.
+    func timing(_ i: Int) -> CompiledTiming {
+        var t = CompiledTiming.padding
+        t.beginTime = beginTime[i]
+        t.speed = speed[i]
+        t.timeOffset = timeOffset[i]
+        t.duration = duration[i]
+        t.activeDuration = activeDuration[i]
+        t.endProgress = endProgress[i]
+        t.endIteration = endIteration[i]
+        t.flags = flags[i] & CompiledTiming.timingMask
+        t.group = group[i]
+        return t
+    }
+
     /// Sets or clears a value flag of track `i` (``CompiledTiming/cumulative``, ``CompiledTiming/addsBase``).
     func setFlag(_ i: Int, _ flag: UInt8, _ on: Bool) {
         if flag & CompiledTiming.cumulative != 0 && (flags[i] & CompiledTiming.cumulative != 0) != on {
