@@ -128,6 +128,31 @@ struct TrackStoreReuseTests {
         #expect(evaluator.events.isEmpty)
     }
 
+    @Test("§1.2 a key names one animation: with parking turned off, a new animation under a parked key frees the parked one")
+    func keyNamesOneAnimation() throws {
+        let store = TrackStore(), layer = LayerID(1)
+        store.parksFinishedAnimations = true
+        try store.add(fade(duration: 0.1), layer: layer, forKey: "opacity")
+        try store.add(fade(duration: 0.1), layer: layer, forKey: "other")
+        let evaluator = FrameEvaluator(store: store)
+        evaluator.evaluate(at: 1)   // both finish and park
+        #expect(store.animationCount == 0 && store.trackCount == 2 && store.parkedAnimationCount == 2)
+        #expect(store.animation(forKey: "opacity", layer: layer) == nil && store.animationKeys(layer: layer).isEmpty)
+        store.parksFinishedAnimations = false
+        let added = try store.add(fade(from: 0.5, to: 0.5, duration: 1, begin: 1), layer: layer, forKey: "opacity")
+        #expect(store.parkedAnimationCount == 1, "the key's parked animation was freed")
+        #expect(store.animation(forKey: "opacity", layer: layer) == added)
+        #expect(store.animationKeys(layer: layer) == ["opacity"])
+        #expect(store.invariantViolations().isEmpty, "\(store.invariantViolations())")
+        evaluator.evaluate(at: 1.5)
+        #expect(evaluator.value(layer: layer, property: "opacity") == .scalar(0.5))
+        #expect(store.remove(added))
+        #expect(store.animation(forKey: "opacity", layer: layer) == nil)
+        #expect(store.removeLayer(layer))
+        #expect(store.parkedAnimationCount == 0 && store.trackCount == 0)
+        #expect(store.invariantViolations().isEmpty, "\(store.invariantViolations())")
+    }
+
     @Test("an invalid animation under a parked key throws and leaves the parked track parked")
     func invalidUnpark() throws {
         let store = TrackStore(), layer = LayerID(1)

@@ -177,7 +177,7 @@ struct LayerActionTests {
     /// Runs a script of property changes (mid-flight, after finishing, twice in a tick, under
     /// other durations, with a completion block, with the host's own animation under the key,
     /// with actions disabled, on a layer with its own time, across leaving and rejoining the
-    /// tree) and logs every tick's presentation values, callbacks and draws.
+    /// tree, on a layer given its own time while its animation was parked) and logs every tick's presentation values, callbacks and draws.
     func implicitScript(takesOver: Bool) -> (log: [String], takeovers: Int) {
         freshTransactions()
         let ctx = LayerContext(configuration: FrameEvaluator.Configuration(maximumThreads: 1))
@@ -248,6 +248,9 @@ struct LayerActionTests {
         slow.position = Point(x: 0, y: 0)
         ring.setValue(0.25, forKey: "progress")
         tick(40)
+        plain.speed = 0.5   // a layer time given while its animation is parked: taken over, it runs under it
+        plain.opacity = 0.35
+        tick(12)
         return (log, ctx.implicitTakeovers)
     }
 
