@@ -259,7 +259,8 @@ public final class TrackStore {
 
     /// ``setModelValue(_:layer:property:)`` for a slot already found: false, changing nothing,
     /// for a stale handle or a value of another kind (the caller then goes by layer and key,
-    /// which creates the slot or names the error). Spares a host that keeps handles the look-up.
+    /// which creates the slot or names the error). Spares a caller that keeps slot handles (the
+    /// layer tree's action records) the look-up.
     package func setModelValue(_ value: AnimationValue, slot: SlotHandle) -> Bool {
         guard let s = resolve(slot), slots[Int(s)].kind == value.kind else { return false }
         writeModel(value, into: s)

@@ -442,7 +442,7 @@ public final class LayerContext {
             l.context = nil
             l.id = nil
             l.displayedValues = [:]
-            for record in l.actionRecords.values { record.leftTree() }   // their handles name this tree's store
+            for record in l.actionRecords.values { record.leftTree() }   // handles and slots of this tree's store
             pending.append(contentsOf: l.storedSublayers)
         }
     }
