@@ -166,12 +166,11 @@ extension TrackStore {
                 report.check(false, "\(name)'s layer \(animation.layer) has no record")
                 continue
             }
+            report.check(layer.animations.count { $0 == Int32(a) } == 1, "\(name) is not listed once by its layer")
             if animation.parked {
                 report.check(animation.key.map { layer.keys[$0] == Int32(a) } ?? false, "\(name) is parked but not under its key")
-                report.check(!layer.animations.contains(Int32(a)), "\(name) is parked and listed")
-            } else {
-                report.check(layer.animations.count { $0 == Int32(a) } == 1, "\(name) is not listed once by its layer")
-                if let key = animation.key { report.check(layer.keys[key] == Int32(a), "\(name) is not found by its key '\(key)'") }
+            } else if let key = animation.key {
+                report.check(layer.keys[key] == Int32(a), "\(name) is not found by its key '\(key)'")
             }
             for t in animation.tracks {
                 report.check(t >= 0 && Int(t) < tracks.count && tracks[Int(t)].alive && tracks[Int(t)].animation == Int32(a),
@@ -191,21 +190,16 @@ extension TrackStore {
                              "layer \(id) lists slot \(s), which is not alive or not its own")
             }
             for a in layer.animations {
-                report.check(a >= 0 && Int(a) < animations.count && animations[Int(a)].alive && !animations[Int(a)].parked
-                                 && animations[Int(a)].layer == id,
-                             "layer \(id) lists animation \(a), which is not alive, parked or not its own")
+                report.check(a >= 0 && Int(a) < animations.count && animations[Int(a)].alive && animations[Int(a)].layer == id,
+                             "layer \(id) lists animation \(a), which is not alive or not its own")
             }
             for (key, a) in layer.keys {
                 guard a >= 0, Int(a) < animations.count, animations[Int(a)].alive, animations[Int(a)].key == key else {
                     report.check(false, "layer \(id)'s key '\(key)' names animation \(a), which is not alive under that key")
                     continue
                 }
-                if animations[Int(a)].parked {
-                    report.check(!layer.animations.contains(a), "layer \(id)'s key '\(key)' names parked animation \(a), which is listed")
-                } else {
-                    report.check(layer.animations.contains(a),
-                                 "layer \(id)'s key '\(key)' names animation \(a), which is not its listed animation with that key")
-                }
+                report.check(layer.animations.contains(a),
+                             "layer \(id)'s key '\(key)' names animation \(a), which is not its listed animation with that key")
             }
         }
     }

@@ -152,7 +152,7 @@ extension TrackStore {
     /// Points the timing of `layer`'s top-level tracks and group roots at `node` (−1: the frame).
     private func repointTopLevelTiming(of layer: LayerID, to node: Int32) {
         guard let record = layerRecords[layer] else { return }
-        for a in record.animations {
+        for a in record.animations where !animations[Int(a)].parked {   // a parked lane keeps its padding
             for t in animations[Int(a)].tracks where tracks[Int(t)].leaf?.groups.isEmpty ?? false {
                 let batch = batches[Int(tracks[Int(t)].batch)]
                 Self.repoint(batch, lane: Int(tracks[Int(t)].index), to: node)

@@ -116,6 +116,9 @@ public final class TrackStore {
     /// (semantics §1.2, §8.2), so that a front end needs no registry of its own.
     struct LayerRecord {
         var slots: [Int32] = []
+        /// Every animation on the layer, parked ones too, in no particular order: readers order
+        /// them by sequence (add order, semantics §8.2; ``listedAnimations(of:)``). So moving
+        /// one to the end of the order, parking it and taking it over leave the record alone.
         var animations: [Int32] = []
         /// The animation under each key (semantics §1.2): live, or finished and parked
         /// (``parksFinishedAnimations``; its record says which). Never both: only the live one
@@ -334,8 +337,8 @@ public final class TrackStore {
     public func removeLayer(_ layer: LayerID) -> Bool {
         let hadTime = removeLayerTime(layer)
         discardParked(layer: layer)
-        guard let record = layerRecords[layer] else { return hadTime }
-        for a in record.animations {
+        guard layerRecords[layer] != nil else { return hadTime }
+        for a in listedAnimations(of: layer) {
             remove(AnimationHandle(index: a, generation: animations[Int(a)].generation), outcome: .cancelled)
         }
         for s in layerRecords[layer]?.slots ?? [] {
@@ -430,10 +433,11 @@ public final class TrackStore {
         if !record.slots.isEmpty || !record.animations.isEmpty || !record.keys.isEmpty { layerRecords[layer] = record }
     }
 
-    /// Changes `layer`'s record in place, for a change that leaves it holding something (one
-    /// look-up, where ``changeLayerRecord(_:_:)`` takes it out and puts it back).
-    private func changeLayerRecordInPlace(_ layer: LayerID, _ change: (inout LayerRecord) -> Void) {
-        if let r = layerRecords.index(forKey: layer) { change(&layerRecords.values[r]) }
+    /// `layer`'s animations that are not parked, in add order (semantics §8.2): by sequence.
+    private func listedAnimations(of layer: LayerID) -> [Int32] {
+        guard let record = layerRecords[layer] else { return [] }
+        return record.animations.filter { !animations[Int($0)].parked }
+            .sorted { animations[Int($0)].sequence < animations[Int($1)].sequence }
     }
 
     // MARK: Animations
@@ -950,7 +954,7 @@ public final class TrackStore {
 
     /// The keys of `layer`'s keyed animations in add order (semantics §8.2).
     public func animationKeys(layer: LayerID) -> [String] {
-        (layerRecords[layer]?.animations ?? []).compactMap { animations[Int($0)].key }
+        listedAnimations(of: layer).compactMap { animations[Int($0)].key }
     }
 
     /// The key an animation was added under (nil for an anonymous or stale one).
@@ -965,7 +969,7 @@ public final class TrackStore {
 
     /// `layer`'s animations in add order.
     public func animations(of layer: LayerID) -> [AnimationHandle] {
-        (layerRecords[layer]?.animations ?? []).map { AnimationHandle(index: $0, generation: animations[Int($0)].generation) }
+        listedAnimations(of: layer).map { AnimationHandle(index: $0, generation: animations[Int($0)].generation) }
     }
 
     /// Removes the animation on `layer` under `key` (its stop event, with `outcome`, comes with
@@ -1330,8 +1334,7 @@ public final class TrackStore {
         batch.setTiming(i, .padding)
         batch.state[i] = TrackState.neverEvaluated
         batch.setShown(i, row: nil, slot: SlotHandle(rawValue: 0))
-        // Unlisted; it stays under its key (``LayerRecord/keys``), parked by its flag.
-        changeLayerRecordInPlace(animations[Int(a)].layer) { $0.animations.removeAll { $0 == a } }
+        // It stays in its layer's record and under its key, parked by its flag (``LayerRecord``).
         animations[Int(a)].parked = true
         animations[Int(a)].hasFinished = true   // a stop was reported: taking it over reports none
         animations[Int(a)].generation &+= 1
@@ -1363,7 +1366,6 @@ public final class TrackStore {
         tracks[Int(t)].sequence = sequence
         animations[Int(a)].parked = false
         parkedCount -= 1
-        changeLayerRecordInPlace(layer) { $0.animations.append(a) }   // the newest; still under its key
         version += 1
         return revived
     }
@@ -1429,7 +1431,6 @@ public final class TrackStore {
             batch.setFlag(i, CompiledTiming.addsBase, false)   // not additive (checked above)
             animations[a].parked = false
             parkedCount -= 1
-            changeLayerRecordInPlace(layer) { $0.animations.append(Int32(a)) }   // the newest; still under its key
             version += 1
         } else {
             if !animations[a].hasFinished { pendingEvents.append(AnimationEvent(animation: handle, kind: .stopped, outcome: .replaced)) }
@@ -1504,11 +1505,7 @@ public final class TrackStore {
                 insertEntry(entry, into: s)
             }
         }
-        let layer = animations[Int(a)].layer
-        if let list = layerRecords[layer]?.animations, list.last != a, let k = list.firstIndex(of: a) {
-            layerRecords[layer]!.animations.remove(at: k)   // the record exists: its list holds `a`
-            layerRecords[layer]!.animations.append(a)
-        }
+        // Its layer's list is ordered by sequence when read (``LayerRecord/animations``).
     }
 
     private func insertEntry(_ entry: SlotEntry, into s: Int32) {
