@@ -1417,9 +1417,7 @@ public final class TrackStore {
             // was parked, so no stop now. Kept rather than compiled again from the animation:
             // reaching the animation's timing through its existential was 0.3 µs of a takeover.
             var timing = animations[a].parkedTiming
-            let node = clockNode(of: layer)
-            timing.group = node
-            timing.flags = node >= 0 ? timing.flags | CompiledTiming.grouped : timing.flags & ~CompiledTiming.grouped
+            timing.point(at: clockNode(of: layer))
             let sequence = nextSequence
             nextSequence += 1
             animations[a].sequence = sequence

@@ -272,8 +272,9 @@ public final class LayerContext {
                      record: ActionRecord?) {
         do {
             let handle = try add(animation, to: layer, forKey: key, delegate: nil)
-            if let implicit, let handle, implicit.timing.beginTime == 0 {
-                let record = record ?? layer.actionRecord(forKey: key) ?? layer.newActionRecord(forKey: key)
+            // An implicit animation comes with its key's record (it needs the value before the
+            // change, which only a property change has).
+            if let implicit, let record, let handle, implicit.timing.beginTime == 0 {
                 record.implicitSignature = ImplicitSignature(implicit)
                 record.implicitDuration = Transaction.animationDuration()
                 record.implicitHandle = handle
@@ -312,18 +313,12 @@ public final class LayerContext {
     }
 
     /// The presentation value of `key` on `layer` now: the engine's after the last tick (or the
-    /// model set since), else the model value.
-    func presentationValue(of layer: Layer, forKey key: String) -> AnimationValue? {
-        if let id = layer.id, let slot = store.slot(layer: id, property: key), let v = store.presentationValue(of: slot) { return v }
-        return layer.engineModelValue(forKey: key)
-    }
-
-    /// ``presentationValue(of:forKey:)`` through the slot `record` remembers (looked up again,
-    /// and remembered, when missing or stale).
-    private func presentationValue(of layer: Layer, forKey key: String, record: ActionRecord) -> AnimationValue? {
-        if let slot = record.slot, let v = store.presentationValue(of: slot) { return v }
+    /// model set since), else the model value. Through the slot `record` remembers, when given
+    /// (looked up again, and remembered, when missing or stale).
+    func presentationValue(of layer: Layer, forKey key: String, record: ActionRecord? = nil) -> AnimationValue? {
+        if let slot = record?.slot, let v = store.presentationValue(of: slot) { return v }
         if let id = layer.id, let slot = store.slot(layer: id, property: key) {
-            record.slot = slot
+            record?.slot = slot
             if let v = store.presentationValue(of: slot) { return v }
         }
         return layer.engineModelValue(forKey: key)

@@ -52,10 +52,17 @@ struct CompiledTiming: Sendable {
         if t.fillMode.fillsBackwards { f |= Self.fillsBackwards }
         if t.fillMode.fillsForwards { f |= Self.fillsForwards }
         if topLevel && removedOnCompletion { f |= Self.removedOnCompletion }
-        if group >= 0 { f |= Self.grouped }
         if topLevel { f |= Self.topLevel }
         flags = f
-        self.group = group
+        self.group = -1
+        point(at: group)
+    }
+
+    /// Reads its parent time from group node `node` (a group's or a layer's clock; −1: the
+    /// frame's time), with the flag the kernel tests for it.
+    mutating func point(at node: Int32) {
+        group = node
+        flags = node >= 0 ? flags | Self.grouped : flags & ~Self.grouped
     }
 
     /// The end state from the iteration count: `u = frac(cycles)·P` (a whole count ends on a full
