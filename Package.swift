@@ -112,7 +112,7 @@ let package = Package(
         ),
         .testTarget(
             name: "LayerTreeTests",
-            dependencies: ["LayerTree", "LayerTreeSeeds", "AnimationScene", "AnimationBatch", "AnimationCore", "CAllocationCounter"]
+            dependencies: ["LayerTree", "LayerTreeSeeds", "AnimationScene", "AnimationBatch", "AnimationCore", "AnimationWorkloads", "CAllocationCounter"]
         ),
         .testTarget(
             name: "AnimationLottieTests",

@@ -25,7 +25,7 @@ open class Layer {
     // MARK: Storage
 
     /// The model values set on this layer, by key (custom keys included).
-    var storedValues: [String: AnimationValue] = [:]
+    var storedValues = LayerValues()
     /// The layer's own timing (§2.2), kept here so that it also works outside a context.
     var timing = LayerTiming()
     weak var storedSuperlayer: Layer?
@@ -114,7 +114,7 @@ open class Layer {
 
     /// The keys that have a value set on this layer, sorted (on a presentation copy: every key
     /// the engine presents for the layer too). Defaults are not listed.
-    public var definedKeys: [String] { storedValues.keys.sorted() }
+    public var definedKeys: [String] { storedValues.sorted.map(\.key) }
 
     /// The value at a key path: a property, or a field of one (`position.x`, `bounds.size.width`,
     /// `transform.rotation.z`, `transform.scale`; semantics §4.6, §15.3).
@@ -158,7 +158,7 @@ open class Layer {
     open class func defaultAction(forKey event: String) -> LayerAction? {
         guard let i = LayerProperty.index(named: event), LayerProperty.all[i].isImplicitlyAnimated,
               !LayerProperty.all[i].isShapeLayerProperty else { return nil }
-        return .animation(Self.implicitAnimation(forKey: event))
+        return TransactionStack.current.implicitAction(index: i, key: event)
     }
 
     /// The §10 lookup for `event`: the delegate's answer, then ``actions``, then the `style`
@@ -296,14 +296,5 @@ open class Layer {
     static func run(_ answer: LayerAction) -> LayerAction? {
         if case .null = answer { return nil }
         return answer
-    }
-
-    /// The animation of a default action: a basic animation of `key` with no values, the
-    /// transaction's timing function or `.default` (§3.3, §10); its duration (0) resolves to the
-    /// transaction's when added (§1.3).
-    static func implicitAnimation(forKey key: String) -> BasicAnimation {
-        var animation = BasicAnimation(keyPath: key)
-        animation.timingFunction = Transaction.animationTimingFunction() ?? .default
-        return animation
     }
 }

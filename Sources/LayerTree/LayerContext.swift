@@ -303,7 +303,7 @@ public final class LayerContext {
         guard action.timing.beginTime == 0, let id = layer.id, let last = record.implicitHandle,
               record.implicitDuration == stack.animationDuration, !stack.hasOpenGroups,
               record.implicitSignature == ImplicitSignature(action) else { return false }
-        let beginTime = layer.localTime(atContextTime: currentTime)
+        let beginTime = localTime(of: layer)
         guard let handle = store.retargetImplicit(last, layer: id, forKey: key, from: before, beginTime: beginTime) else {
             return false
         }
@@ -332,7 +332,7 @@ public final class LayerContext {
         let stack = TransactionStack.current
         stack.touch()
         // §1.3, §1.5: duration from the transaction, beginTime 0 → the layer's time now.
-        let prepared = try animation.preparedForAdding(layerTime: layer.localTime(atContextTime: currentTime),
+        let prepared = try animation.preparedForAdding(layerTime: localTime(of: layer),
                                                        transactionDuration: Transaction.animationDuration())
         if let property = prepared as? any PropertyAnimation {
             try prepareSlots(for: property, on: layer, id: id)
@@ -399,7 +399,7 @@ public final class LayerContext {
             l.id = id
             l.joinedAtTick = tickCount
             layers[id] = l
-            for (key, value) in l.storedValues.sorted(by: { $0.key < $1.key }) {
+            for (key, value) in l.storedValues.sorted {
                 _ = try? store.setModelValue(value, layer: id, property: key)
                 if type(of: l).needsDisplay(forKey: key) { watch(l, key: key) }
             }
@@ -442,6 +442,16 @@ public final class LayerContext {
         }
     }
 
+    /// Whether a layer of the tree has had a timing other than the identity (§2.7) since the
+    /// context was made: until then every layer's time is the context's, and ``localTime(of:)``
+    /// skips the walk to the root (two weak loads per level; 0.15 µs of an implicit change).
+    private var treeHasLayerTime = false
+
+    /// `layer`'s local time now (§2.7): its ancestors' maps from the root down, then its own.
+    func localTime(of layer: Layer) -> Double {
+        treeHasLayerTime ? layer.localTime(atContextTime: currentTime) : currentTime
+    }
+
     /// `layer` moved within the tree: its time now derives from its new superlayer's.
     func moved(_ layer: Layer) {
         updateSubtreeTime(layer)
@@ -467,6 +477,7 @@ public final class LayerContext {
         guard let id = layer.id else { return }
         let hasTime = store.layerTime(of: id) != nil
         guard hasTime || layer.hasOwnTimeInTree else { return }
+        treeHasLayerTime = true
         // The parent's time first (it has one whenever this one needs one through it).
         var parentID: LayerID?
         if let parent = layer.storedSuperlayer, let pid = parent.id {

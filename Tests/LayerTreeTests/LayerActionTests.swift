@@ -149,6 +149,43 @@ struct LayerActionTests {
         #expect(Layer.defaultAction(forKey: "frame") == nil)
     }
 
+    @Test("§10 §3.3 the default action is a basic animation of its key with the transaction's timing function, whichever was set last")
+    func defaultActionFollowsTheTransaction() throws {
+        freshTransactions()
+        func animation(_ layerClass: Layer.Type, _ key: String) throws -> BasicAnimation {
+            guard case .animation(let a)? = layerClass.defaultAction(forKey: key) else {
+                Issue.record("no default action for \(key)")
+                return BasicAnimation(keyPath: "")
+            }
+            return try #require(a as? BasicAnimation)
+        }
+        let plain = try animation(Layer.self, "opacity")
+        #expect(plain.keyPath == "opacity" && plain.timingFunction == .default && plain.duration == 0)
+        #expect(plain.fromValue == nil && plain.toValue == nil && plain.byValue == nil)
+        Transaction.begin()
+        Transaction.setAnimationTimingFunction(.linear)
+        #expect(try animation(Layer.self, "opacity").timingFunction == .linear)
+        #expect(try animation(Layer.self, "position").keyPath == "position", "each key its own action")
+        #expect(try animation(ShapeLayer.self, "strokeEnd").timingFunction == .linear)
+        Transaction.begin()
+        Transaction.setAnimationTimingFunction(.easeIn)
+        #expect(try animation(Layer.self, "opacity").timingFunction == .easeIn)
+        Transaction.commit()
+        #expect(try animation(Layer.self, "opacity").timingFunction == .linear, "the enclosing level's again")
+        Transaction.commit()
+        let after = try animation(Layer.self, "opacity")
+        #expect(after.timingFunction == .default && after.keyPath == "opacity")
+        // What a change does with the action it got (values, duration) is its own copy's.
+        let layer = Layer()
+        let ctx = context(with: layer)
+        layer.opacity = 0.5
+        let added = try #require(layer.animation(forKey: "opacity") as? BasicAnimation)
+        #expect(added.fromValue == .scalar(1) && added.duration == 0.25)
+        #expect(try animation(Layer.self, "opacity").fromValue == nil && animation(Layer.self, "opacity").duration == 0)
+        ctx.tick(at: 0.125)
+        #expect(near(layer.presentation()?.opacity, 1 - 0.5 * TimingFunction.default.value(at: 0.5)))
+    }
+
     @Test("§10 onOrderIn runs when a layer joins the tree")
     func onOrderIn() {
         let ctx = context()

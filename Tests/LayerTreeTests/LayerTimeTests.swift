@@ -81,6 +81,27 @@ struct LayerTimeTests {
         #expect(layer.presentation()?.opacity == 0)
     }
 
+    @Test("§2.7 §1.5 a tree that gets a layer time after changes times the next change in it: the implicit animation begins at the layer's time")
+    func implicitChangesFollowLayerTimeGivenLater() throws {
+        let parent = Layer(), layer = Layer()
+        parent.addSublayer(layer)
+        let ctx = context(with: parent, at: 2)
+        layer.opacity = 0.5
+        #expect(layer.animation(forKey: "opacity")?.beginTime == 2, "no layer time yet: the context's")
+        ctx.tick(at: 3)   // finished: the next change takes it over
+        parent.speed = 2
+        parent.timeOffset = 1
+        layer.opacity = 1
+        #expect(layer.animation(forKey: "opacity")?.beginTime == layer.convertTime(3, from: nil))
+        #expect(layer.convertTime(3, from: nil) == 7)
+        ctx.tick(at: 3 + 0.0625)   // local time 7.125: half way through 0.25 s
+        #expect(near(layer.presentation()?.opacity, 0.5 + 0.5 * TimingFunction.default.value(at: 0.5)))
+        let newcomer = Layer()
+        parent.addSublayer(newcomer)   // joins a timed subtree
+        newcomer.opacity = 0
+        #expect(newcomer.animation(forKey: "opacity")?.beginTime == 7.125)
+    }
+
     @Test("§2.7 a layer moved under a timed layer takes its time; one leaving the tree forgets it")
     func movingLayers() throws {
         let slow = Layer(), plain = Layer(), mover = Layer()
