@@ -155,11 +155,26 @@ public final class TrackStore {
         case reference(ValueKind)
     }
 
+    // Exclusivity: the records, flags and counters a property change and a frame's bookkeeping
+    // touch are checked for overlapping access in debug builds, where every test runs, and not in
+    // release builds, where the checks (a thread-local look-up and a set insertion per access)
+    // were ~15 % of an implicit change. The store changes on its owner's thread only, and no
+    // closure of a caller runs while one of them is being accessed (the checks are per thread:
+    // they never covered a frame's workers).
+    #if !DEBUG
+    @exclusivity(unchecked)   // unchecked in release: see the note on exclusivity above
+    #endif
     var tracks: [TrackRecord] = []
     private(set) var freeTracks: [Int32] = []
+    #if !DEBUG
+    @exclusivity(unchecked)   // unchecked in release: see the note on exclusivity above
+    #endif
     var slots: [SlotRecord] = []
     private(set) var freeSlots: [Int32] = []
     private(set) var slotByKey: [SlotKey: Int32] = [:]
+    #if !DEBUG
+    @exclusivity(unchecked)   // unchecked in release: see the note on exclusivity above
+    #endif
     var animations: [AnimationRecord] = []
     private(set) var freeAnimations: [Int32] = []
     var layerRecords: [LayerID: LayerRecord] = [:]
@@ -178,7 +193,13 @@ public final class TrackStore {
     let composition = Composition()
     /// Slots whose plan must be redone before the next frame (entries, model, row or a track's
     /// lane changed), each listed once: `dirty[s]` is 1 while slot s is listed.
+    #if !DEBUG
+    @exclusivity(unchecked)   // unchecked in release: see the note on exclusivity above
+    #endif
     private(set) var dirtySlots: [Int32] = []
+    #if !DEBUG
+    @exclusivity(unchecked)   // unchecked in release: see the note on exclusivity above
+    #endif
     private(set) var dirty: [UInt8] = []
     /// Group nodes freed since the last frame: `nodeOrder` still lists them, so they are reused
     /// only after ``updatePlan()`` has dropped them from it.
@@ -190,15 +211,27 @@ public final class TrackStore {
     var clockSteps: [LayerID: Int] = [:]
     var clockPlanIsStale = false
 
+    #if !DEBUG
+    @exclusivity(unchecked)   // unchecked in release: see the note on exclusivity above
+    #endif
     private(set) var batches: [TrackBatch] = []
     private var batchByKey: [BatchKey: Int] = [:]
     /// Events from mutations (removals, replacements), delivered with the next frame.
+    #if !DEBUG
+    @exclusivity(unchecked)   // unchecked in release: see the note on exclusivity above
+    #endif
     var pendingEvents: [AnimationEvent] = []
+    #if !DEBUG
+    @exclusivity(unchecked)   // unchecked in release: see the note on exclusivity above
+    #endif
     private var nextSequence: UInt64 = 1
     /// Counts batch retargets' checks (``AnimationRecord/checkMark``).
     private var retargetCheck: UInt32 = 0
     /// Incremented by every change of the track or slot layout; the evaluator re-cuts its chunks
     /// when it moves (O(batches), never O(tracks)).
+    #if !DEBUG
+    @exclusivity(unchecked)   // unchecked in release: see the note on exclusivity above
+    #endif
     var version = 0
 
     /// An empty store.
@@ -211,6 +244,9 @@ public final class TrackStore {
     /// How many top-level animations the store holds.
     public var animationCount: Int { animations.count - freeAnimations.count - parkedCount }
     /// Parked animations (``parksFinishedAnimations``): not counted as animations.
+    #if !DEBUG
+    @exclusivity(unchecked)   // unchecked in release: see the note on exclusivity above
+    #endif
     private var parkedCount = 0
     /// How many finished animations are parked (``parksFinishedAnimations``), for tests.
     package var parkedAnimationCount: Int { parkedCount }
@@ -1450,6 +1486,92 @@ public final class TrackStore {
         // vouching), so configuring gave it `.recompute` already (§4.1).
         batch.retarget(i, from: from, toBeneath: model)
         return retargeted
+    }
+
+    /// Where an implicit change of a slot (its presentation value read, its model written) and a
+    /// takeover of an animation in it touch the store's memory: remembered by the caller after
+    /// one change of a key (``changeHints(slot:animation:)``) and given to ``prefetchChange(_:)``
+    /// before the next. They are only prefetched (indices checked against the tables first;
+    /// addresses kept as integers, never read or written through): stale ones — the slot freed,
+    /// the lane moved, a column grown — load some other line, and nothing else changes.
+    package struct ChangeHints: Sendable {
+        var slot: Int32 = -1
+        var animation: Int32 = -1
+        var track: Int32 = -1
+        var batch: Int32 = -1
+        var lane: Int32 = -1
+        /// The slot's entries' buffer and the slot's presentation row, as addresses.
+        var entries: UInt = 0
+        var row: UInt = 0
+    }
+
+    /// The hints for the next change of `slot` with `animation` taken over, read now (while the
+    /// lines are in cache, right after a change): ``ChangeHints``.
+    package func changeHints(slot: SlotHandle, animation: AnimationHandle?) -> ChangeHints {
+        var hints = ChangeHints()
+        let s = Int(slot.index)
+        guard s >= 0, s < slots.count else { return hints }
+        hints.slot = Int32(s)
+        if let offset = Self.entriesOffset {
+            hints.entries = slots.withUnsafeBufferPointer {
+                // In bounds (checked above); the field's bits read as a plain word: taking the
+                // array would retain its buffer, and the hint needs only where it is.
+                UnsafeRawPointer($0.baseAddress! + s).load(fromByteOffset: offset, as: UInt.self)
+            }
+        }
+        if let (_, row) = PresentationTable.row(of: slot, in: table.raw) { hints.row = UInt(bitPattern: row) }
+        guard let a = animation.map({ Int($0.index) }), a >= 0, a < animations.count else { return hints }
+        hints.animation = Int32(a)
+        let t = Int(animations[a].columnTrack)
+        guard t >= 0, t < tracks.count else { return hints }
+        hints.track = Int32(t)
+        hints.batch = tracks[t].batch
+        hints.lane = tracks[t].index
+        return hints
+    }
+
+    /// Starts loading, all at once, the lines `hints` name: the slot's and the animation's
+    /// records, flags, entries and row, the track's record and its lane in the columns. A change
+    /// after a tick finds these lines cold; asked for one after another (each address read from
+    /// the line before), it waited for each in turn, ~0.1 µs a line, and a reference count
+    /// operation (an atomic) waits for every store before it to reach its line. Asked for
+    /// together, the waits overlap. A hint: results do not change.
+    package func prefetchChange(_ hints: ChangeHints) {
+        let s = Int(hints.slot)
+        if s >= 0, s < slots.count, s < dirty.count, s < table.raw.pointee.slotCapacity {
+            // Indices checked just above; a record spans up to four lines.
+            slots.withUnsafeBufferPointer { Self.prefetchRecord($0.baseAddress! + s) }
+            dirty.withUnsafeBufferPointer { animation_prefetch_write($0.baseAddress! + s) }
+            animation_prefetch(table.raw.pointee.locations + s)
+            animation_prefetch_write(table.raw.pointee.pending + s)
+        }
+        if let p = UnsafeRawPointer(bitPattern: hints.entries) { Self.prefetchRecord(p) }   // a hint: never faults
+        if let p = UnsafeRawPointer(bitPattern: hints.row) { animation_prefetch_write(p) }
+        let a = Int(hints.animation), t = Int(hints.track), b = Int(hints.batch)
+        if a >= 0, a < animations.count {
+            animations.withUnsafeBufferPointer { Self.prefetchRecord($0.baseAddress! + a) }   // in bounds: checked
+        }
+        if t >= 0, t < tracks.count {
+            tracks.withUnsafeBufferPointer { animation_prefetch_write($0.baseAddress! + t) }   // in bounds: checked
+        }
+        if b >= 0, b < batches.count { batches[b].prefetchLane(Int(hints.lane)) }
+    }
+
+    /// Where a slot record keeps its entries' array (nil if an array were not one word: a
+    /// reference to its buffer).
+    private static let entriesOffset: Int? =
+        MemoryLayout<[SlotEntry]>.size == MemoryLayout<UInt>.size ? MemoryLayout<SlotRecord>.offset(of: \.entries) : nil
+
+    /// Asks for the lines of a record of up to 256 bytes at `p` (never faults).
+    private static func prefetchRecord<T>(_ p: UnsafePointer<T>) {
+        prefetchRecord(UnsafeRawPointer(p))
+    }
+
+    private static func prefetchRecord(_ p: UnsafeRawPointer) {
+        animation_prefetch_write(p)
+        animation_prefetch_write(p + 64)
+        animation_prefetch_write(p + 128)
+        animation_prefetch_write(p + 192)
     }
 
     /// ``retarget(_:handle:with:)``, taking the entry inserted by ``unpark(key:layer:for:)`` out

@@ -215,6 +215,9 @@ public final class LayerContext {
             if action != nil {
                 let r = layer.actionRecord(forKey: key) ?? layer.newActionRecord(forKey: key)
                 record = r
+                // What the change will touch in the engine, as the last change of the key
+                // found it, asked for at once (a hint).
+                if let hints = r.hints { store.prefetchChange(hints) }
                 // A second change of the key before the next tick animates from where the first
                 // one started: the engine's row already shows the first change's model (§9.5).
                 if r.startTick == tickCount, let earlier = r.startValue {
@@ -243,6 +246,7 @@ public final class LayerContext {
         if case .animation(let animation)? = action {
             run(animation, forKey: key, on: layer, from: before, record: record, stack: stack)
         }
+        if let record, let slot = record.slot { record.hints = store.changeHints(slot: slot, animation: record.implicitHandle) }
         if type(of: layer).needsDisplay(forKey: key) {
             if layer.id != nil, value != nil { watch(layer, key: key) }
             layer.setNeedsDisplay()
@@ -302,7 +306,7 @@ public final class LayerContext {
                           record: ActionRecord, stack: TransactionStack) -> Bool {
         guard action.timing.beginTime == 0, let id = layer.id, let last = record.implicitHandle,
               record.implicitDuration == stack.animationDuration, !stack.hasOpenGroups,
-              record.implicitSignature == ImplicitSignature(action) else { return false }
+              record.implicitSignature?.matches(action) == true else { return false }
         let beginTime = localTime(of: layer)
         guard let handle = store.retargetImplicit(last, layer: id, forKey: key, from: before, beginTime: beginTime) else {
             return false
@@ -508,6 +512,8 @@ final class ActionRecord {
     var implicitSignature: ImplicitSignature?
     /// The presentation value the key's action started from in tick interval `startTick`.
     var startValue: AnimationValue?
+    /// Where the last change of the key touched the engine (`TrackStore.prefetchChange(_:)`).
+    var hints: TrackStore.ChangeHints?
 
     init(key: String) { self.key = key }
 
@@ -516,6 +522,7 @@ final class ActionRecord {
         implicitSignature = nil
         implicitHandle = nil
         slot = nil
+        hints = nil
     }
 }
 
@@ -544,6 +551,15 @@ struct ImplicitSignature: Equatable {
         isCumulative = a.isCumulative
         valueFunction = a.valueFunction
     }
+
+    /// Whether `a` has this signature (`self == ImplicitSignature(a)`, compared in place).
+    func matches(_ a: BasicAnimation) -> Bool {
+        duration == a.timing.duration && speed == a.timing.speed && timeOffset == a.timing.timeOffset
+            && repeatCount == a.timing.repeatCount && repeatDuration == a.timing.repeatDuration
+            && autoreverses == a.timing.autoreverses && fillMode == a.timing.fillMode
+            && timingFunction == a.timingFunction && isRemovedOnCompletion == a.isRemovedOnCompletion
+            && isAdditive == a.isAdditive && isCumulative == a.isCumulative && valueFunction == a.valueFunction
+    }
 }
 
 extension Layer {
@@ -559,7 +575,11 @@ extension Layer {
     /// the same property again and again; the field is in the layer's own cache lines, the
     /// table's storage is not), else from the table.
     func actionRecord(forKey key: String) -> ActionRecord? {
-        if let last = lastActionRecord, last.key == key { return last }
+        if let last = lastActionRecord {
+            // A change reads or writes all of the record (~450 bytes): its lines asked for at once.
+            Prefetch.object(last, bytes: 448)
+            if last.key == key { return last }
+        }
         guard let record = actionRecords[key] else { return nil }
         lastActionRecord = record
         return record

@@ -29,7 +29,7 @@ open class ShapeLayer: Layer {
 
     /// Shape-layer properties animate implicitly (§12), then the layer's.
     open override class func defaultAction(forKey event: String) -> LayerAction? {
-        if let i = LayerProperty.index(named: event), LayerProperty.all[i].isShapeLayerProperty {
+        if let i = LayerProperty.index(named: event), LayerProperty.traits[i].isShapeLayerProperty {
             return TransactionStack.current.implicitAction(index: i, key: event)
         }
         return super.defaultAction(forKey: event)

@@ -186,6 +186,9 @@ final class TransactionStack {
     }
 
     /// Outermost first; an implicit level, when open, is at index 0.
+    #if !DEBUG
+    @exclusivity(unchecked)   // unchecked in release: one thread's stack, no closure runs during an access
+    #endif
     var levels: [Level] = []
     /// `flush()` was called while explicit transactions were open.
     var flushDeferred = false
@@ -229,6 +232,9 @@ final class TransactionStack {
     /// function it carries: a change would otherwise build its action anew, a 550-byte animation
     /// boxed and freed again (0.3 µs of an implicit change). Shared copies are safe: an
     /// animation is a value, and whoever changes one changes a copy of its own.
+    #if !DEBUG
+    @exclusivity(unchecked)   // unchecked in release: one thread's stack, no closure runs during an access
+    #endif
     private var implicitActions: [(timing: TimingFunction, action: LayerAction)?] =
         Array(repeating: nil, count: LayerProperty.all.count)
 

@@ -12,7 +12,8 @@ struct SafetyAuditTests {
         "@unchecked Sendable", "nonisolated(unsafe)", "assumingMemoryBound", "bindMemory", "withMemoryRebound",
         "unsafeBitCast", "unsafeDowncast", "Unmanaged", ".allocate(", "deallocate()", "baseAddress!",
         "unsafelyUnwrapped", "UnsafeBufferPointer(start", "UnsafeMutableBufferPointer(start",
-        "UnsafeRawBufferPointer(start", "loadUnaligned", "storeBytes", "moveInitialize",
+        "UnsafeRawBufferPointer(start", "loadUnaligned", "storeBytes", "moveInitialize", "@exclusivity(unchecked)",
+        "load(fromByteOffset",
     ]
 
     /// How far above an operation its proof may sit: a comment on the line, or within this many

@@ -1,4 +1,5 @@
 import AnimationCore
+import CKernelSupport
 
 /// What basic and spring batches share: each track moves from `start` by `Δ` (semantics §4.1,
 /// resolved when the track is compiled), and a retarget writes new endpoints into these columns
@@ -34,6 +35,17 @@ class InterpolatingBatch: TrackBatch {
         targetFrom = ColumnSet(width: width, fill: 0)
         targetTo = ColumnSet(width: width, fill: 0)
         super.init(width: width)
+    }
+
+    /// The lane's start, delta, exact-from and target-state lines (``retarget(_:from:toBeneath:)``).
+    override func prefetchValueLane(_ i: Int) {
+        // `i` is a lane below `count` (checked by ``prefetchLane(_:)``), each column `width` wide.
+        for c in 0..<width {
+            animation_prefetch_write(start.pointers[c] + i)
+            animation_prefetch_write(delta.pointers[c] + i)
+            animation_prefetch_write(targetFrom.pointers[c] + i)
+        }
+        animation_prefetch_write(targetState.base + i)
     }
 
     override func reserveSpecific(_ needed: Int, count: Int) {

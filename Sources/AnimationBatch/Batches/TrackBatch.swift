@@ -217,6 +217,32 @@ class TrackBatch {
         plain[i] = t.foldClass
     }
 
+    /// Starts loading lane `i`'s lines in the columns taking its track over writes (timing,
+    /// identity, state, the value beneath; ``TrackStore/retargetImplicit``). A hint: lane `i`
+    /// need not exist (a prefetch never faults), and results do not change.
+    func prefetchLane(_ i: Int) {
+        guard i >= 0, i < count else { return }
+        // Lane `i` is below `count`: inside every column's storage. One call per column (a list
+        // of the pointers would be an allocation per change).
+        animation_prefetch_write(beginTime.base + i)
+        animation_prefetch_write(speed.base + i)
+        animation_prefetch_write(timeOffset.base + i)
+        animation_prefetch_write(duration.base + i)
+        animation_prefetch_write(activeDuration.base + i)
+        animation_prefetch_write(endProgress.base + i)
+        animation_prefetch_write(endIteration.base + i)
+        animation_prefetch_write(flags.base + i)
+        animation_prefetch_write(group.base + i)
+        animation_prefetch_write(plain.base + i)
+        animation_prefetch_write(state.base + i)
+        animation_prefetch_write(animationID.base + i)
+        for c in 0..<width { animation_prefetch_write(base.pointers[c] + i) }   // `width` pointers, each to a column of `count`+
+        prefetchValueLane(i)
+    }
+
+    /// The value columns of lane `i` a takeover writes, beyond ``prefetchLane(_:)``'s (none here).
+    func prefetchValueLane(_ i: Int) {}
+
     /// Track `i`'s timing as ``setTiming(_:_:)`` stored it (its timing flags only): what parking
     /// keeps, so that taking the lane over restores it without the animation's existential.
     func timing(_ i: Int) -> CompiledTiming {

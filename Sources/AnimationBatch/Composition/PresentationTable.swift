@@ -96,6 +96,9 @@ final class PresentationTable {
         @inline(__always) func row(_ r: Int32) -> UnsafeMutablePointer<Double> { values + Int(r) * width }
     }
 
+    #if !DEBUG
+    @exclusivity(unchecked)   // unchecked in release: as TrackStore's tables (see its note on exclusivity)
+    #endif
     private(set) var columns: [PropertyColumn] = []
     private var columnByProperty: [String: Int32] = [:]
     /// Parallel to the store's slot table.
@@ -123,6 +126,9 @@ final class PresentationTable {
 
     /// Slots whose shown value was set since the last frame (model values, new slots), each once;
     /// a frame reports them as changed. `pending[s]` is 1 while slot s is listed.
+    #if !DEBUG
+    @exclusivity(unchecked)   // unchecked in release: as TrackStore's tables (see its note on exclusivity)
+    #endif
     private(set) var pendingChanges: [Int32] = []
     var pending: UnsafeMutablePointer<UInt8> { raw.pointee.pending }
 

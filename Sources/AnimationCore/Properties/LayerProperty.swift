@@ -53,6 +53,20 @@ public struct LayerProperty: Sendable, Hashable {
         LayerProperty("strokeStart", .scalar, 0, shape: true),
     ]
 
+    /// What a property change asks of a cataloged property, by index in ``all``, without
+    /// copying the property (its name and default hold references, retained and released at
+    /// each copy).
+    package struct Traits: Sendable {
+        package let kind: ValueKind
+        package let isImplicitlyAnimated: Bool
+        package let isShapeLayerProperty: Bool
+    }
+
+    /// ``Traits`` of each property of ``all``, in its order.
+    package static let traits: [Traits] = all.map {
+        Traits(kind: $0.kind, isImplicitlyAnimated: $0.isImplicitlyAnimated, isShapeLayerProperty: $0.isShapeLayerProperty)
+    }
+
     /// The catalog by name length and first byte: `heads[length * 32 + byte & 31]` is the first
     /// index of a bucket (−1: empty) and `chain[i]` the next one in index `i`'s bucket. A layer
     /// asks the catalog two or three times per property change; a bucket holds one or two names,

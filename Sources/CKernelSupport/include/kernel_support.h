@@ -16,6 +16,12 @@ static inline void animation_prefetch(const void *address) {
     __builtin_prefetch(address, 0, 1);
 }
 
+/// Asks the CPU to start loading the cache line at `address` for writing (a store to it
+/// follows soon). A hint: never faults, never changes results.
+static inline void animation_prefetch_write(const void *address) {
+    __builtin_prefetch(address, 1, 1);
+}
+
 /// Tells the CPU this thread is spinning on a flag (`pause` on x86, `yield` on ARM): a spin loop
 /// then neither floods the memory pipeline nor starves a sibling hyperthread.
 static inline void animation_cpu_relax(void) {
