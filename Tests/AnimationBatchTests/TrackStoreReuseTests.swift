@@ -257,4 +257,49 @@ struct TrackStoreReuseTests {
         try store.setModelValue(0.5, layer: layer, property: "opacity")
         #expect(store.retargetImplicit(replaced, layer: layer, forKey: "opacity", from: 0.3, beginTime: 2) == nil, "freed")
     }
+
+    @Test("§10 prefetch hints change nothing: fresh, stale (slots freed, lanes moved, columns grown) and another store's hints leave every frame as without them")
+    func prefetchHintsChangeNothing() throws {
+        let foreign = TrackStore()
+        let foreignSlot = try foreign.setModelValue(0.5, layer: LayerID(1), property: "opacity")
+        let foreignAnimation = try foreign.add(implicit(from: 1, begin: 0), layer: LayerID(1), forKey: "opacity")
+        let foreignHints = foreign.changeHints(slot: foreignSlot, animation: foreignAnimation)
+        let runs = [false, true].map { (hinted: Bool) -> [String] in
+            script(parks: true) { store, evaluator, log in
+                let layers = (1...24).map { LayerID(UInt64($0)) }
+                var handles: [LayerID: AnimationHandle] = [:]
+                var hints: [TrackStore.ChangeHints] = []
+                for (k, layer) in layers.enumerated() {
+                    let slot = try? store.setModelValue(.scalar(Double(k) / 24), layer: layer, property: "opacity")
+                    handles[layer] = try? store.add(implicit(from: 1, begin: 0, duration: 0.25 + Double(k % 5) * 0.1), layer: layer, forKey: "opacity")
+                    if let slot { hints.append(store.changeHints(slot: slot, animation: handles[layer])) }
+                }
+                for step in 0..<12 {
+                    let t = Double(step) * 0.2
+                    if hinted {
+                        for h in hints { store.prefetchChange(h) }   // fresh at first, stale later
+                        store.prefetchChange(foreignHints)
+                    }
+                    // Changes that free slots, move lanes and grow columns.
+                    let layer = layers[(step * 7) % layers.count]
+                    if step % 3 == 0 { _ = store.removeLayer(layer) }
+                    for extra in 0..<(step % 4) * 8 {
+                        let other = LayerID(UInt64(100 + step * 40 + extra))
+                        _ = try? store.setModelValue(0.3, layer: other, property: "opacity")
+                        _ = try? store.add(implicit(from: 0.9, begin: t, duration: 0.3), layer: other, forKey: "opacity")
+                    }
+                    if let h = handles[layers[(step * 5 + 1) % layers.count]] {
+                        let again = store.retargetImplicit(h, layer: layers[(step * 5 + 1) % layers.count], forKey: "opacity",
+                                                           from: .scalar(0.8), beginTime: t)
+                        log.append("retarget \(again != nil)")
+                    }
+                    record(evaluator, at: t, &log, layers: layers)
+                    log.append("invariants \(store.invariantViolations())")
+                }
+            }
+        }
+        #expect(runs[0] == runs[1])
+        #expect(runs[0].count > 200)
+        #expect(runs[0].contains("retarget true"), "the script takes an animation over")
+    }
 }

@@ -176,4 +176,17 @@ struct LayerPropertyTests {
             #expect(LayerProperty.named(probe) == nil, "\(probe)")
         }
     }
+
+    @Test("§11 §12 the catalog's traits are its properties' kind, implicit animation and shape-layer flags, in its order")
+    func catalogTraitsFollowTheCatalog() {
+        #expect(LayerProperty.traits.count == LayerProperty.all.count)
+        for (property, traits) in zip(LayerProperty.all, LayerProperty.traits) {
+            #expect(traits.kind == property.kind, "\(property.name)")
+            #expect(traits.isImplicitlyAnimated == property.isImplicitlyAnimated, "\(property.name)")
+            #expect(traits.isShapeLayerProperty == property.isShapeLayerProperty, "\(property.name)")
+        }
+        let strokeEnd = LayerProperty.index(named: "strokeEnd")!, position = LayerProperty.index(named: "position")!
+        #expect(LayerProperty.traits[strokeEnd].isShapeLayerProperty && !LayerProperty.traits[position].isShapeLayerProperty)
+        #expect(LayerProperty.traits[position].kind == .point && LayerProperty.traits[position].isImplicitlyAnimated)
+    }
 }

@@ -186,6 +186,40 @@ struct LayerActionTests {
         #expect(near(layer.presentation()?.opacity, 1 - 0.5 * TimingFunction.default.value(at: 0.5)))
     }
 
+    @Test("§10 an action runs again as the same action when all but its values and begin time agree (the signature, compared in place)")
+    func implicitSignatureMatchesInPlace() {
+        var base = BasicAnimation(keyPath: "opacity")
+        base.timingFunction = .default
+        let signature = ImplicitSignature(base)
+        var variants: [(String, BasicAnimation, Bool)] = []
+        func variant(_ name: String, same: Bool, _ change: (inout BasicAnimation) -> Void) {
+            var a = base
+            change(&a)
+            variants.append((name, a, same))
+        }
+        variant("itself", same: true) { _ in }
+        variant("values", same: true) { $0.fromValue = 0.5; $0.toValue = 1; $0.byValue = 0.25 }
+        variant("begin time", same: true) { $0.beginTime = 3 }
+        variant("duration", same: false) { $0.duration = 2 }
+        variant("speed", same: false) { $0.speed = 2 }
+        variant("time offset", same: false) { $0.timeOffset = 0.5 }
+        variant("repeat count", same: false) { $0.repeatCount = 2 }
+        variant("repeat duration", same: false) { $0.repeatDuration = 2 }
+        variant("autoreverses", same: false) { $0.autoreverses = true }
+        variant("fill mode", same: false) { $0.fillMode = .forwards }
+        variant("timing function", same: false) { $0.timingFunction = .linear }
+        variant("no timing function", same: false) { $0.timingFunction = nil }
+        variant("removed on completion", same: false) { $0.isRemovedOnCompletion = false }
+        variant("additive", same: false) { $0.isAdditive = true }
+        variant("cumulative", same: false) { $0.isCumulative = true }
+        variant("value function", same: false) { $0.valueFunction = .rotateZ }
+        variant("NaN duration", same: false) { $0.duration = .nan }
+        for (name, animation, same) in variants {
+            #expect(signature.matches(animation) == same, "\(name)")
+            #expect(signature.matches(animation) == (signature == ImplicitSignature(animation)), "\(name)")
+        }
+    }
+
     @Test("§10 onOrderIn runs when a layer joins the tree")
     func onOrderIn() {
         let ctx = context()
