@@ -50,7 +50,7 @@ let package = Package(
         .executableTarget(name: "batch-figures", dependencies: ["AnimationBatch", "AnimationWorkloads", "CAllocationCounter"]),
         // Core Animation's object model on the batch engine (layertree-api.md): a front end that owns
         // no per-frame math (design.md).
-        .target(name: "LayerTree", dependencies: ["AnimationCore", "AnimationBatch"]),
+        .target(name: "LayerTree", dependencies: ["AnimationCore", "AnimationBatch", "CKernelSupport"]),
         // The seeds as LayerTree programs (drawn through AnimationScene's renderer) and W3 as a tree:
         // what `animation-engine demo` and `bench --scene seeds` run, and the integration tests.
         .target(name: "LayerTreeSeeds", dependencies: ["LayerTree", "AnimationScene", "AnimationWorkloads"]),

@@ -35,6 +35,13 @@ open class Layer {
     @exclusivity(unchecked)   // unchecked in release: see the note on exclusivity above
     #endif
     var storedValues = LayerValues()
+    /// The record a change used last (``actionRecord(forKey:)``). Beside the values, in the
+    /// object's first cache line, which reading a property brings in: a change then asks for
+    /// the record's lines before its action lookup, and the two overlap.
+    #if !DEBUG
+    @exclusivity(unchecked)   // unchecked in release: see the note on exclusivity above
+    #endif
+    var lastActionRecord: ActionRecord?
     /// The layer's own timing (§2.2), kept here so that it also works outside a context.
     var timing = LayerTiming()
     weak var storedSuperlayer: Layer?
@@ -54,11 +61,6 @@ open class Layer {
     @exclusivity(unchecked)   // unchecked in release: see the note on exclusivity above
     #endif
     var actionRecords: [String: ActionRecord] = [:]
-    /// The record a change used last (``actionRecord(forKey:)``).
-    #if !DEBUG
-    @exclusivity(unchecked)   // unchecked in release: see the note on exclusivity above
-    #endif
-    var lastActionRecord: ActionRecord?
     /// Whether its context compares its needs-display keys after each tick.
     var isWatched = false
     /// Animations added while outside a context: added to the engine when the layer joins one.
@@ -102,7 +104,13 @@ open class Layer {
     /// class's ``defaultValue(forKey:)``. The layer timing keys (`beginTime`, `speed`,
     /// `timeOffset`) read the layer's timing.
     public func value(forKey key: String) -> AnimationValue? {
-        if let v = storedValues[key] { return v }
+        // The catalog index first, then the value read in place: a call with the values in
+        // hand would retain their buffer, an atomic on a line that may not be here yet.
+        if let i = LayerProperty.index(named: key) {
+            if let v = storedValues[catalog: i] { return v }
+        } else if let v = storedValues[custom: key] {
+            return v
+        }
         if let t = timingValue(forKey: key) { return .scalar(t) }
         if let v = Self.styleValue(in: style, forKey: key) { return v }
         return type(of: self).defaultValue(forKey: key)
@@ -117,8 +125,11 @@ open class Layer {
     /// key that holds numbers) is ignored: the model keeps its value. A key's kind is the
     /// catalog's (`LayerProperty`) or that of its first value.
     public func setValue(_ value: AnimationValue?, forKey key: String) {
-        // A change reads most of the layer's fields (~250 bytes): their lines asked for at once.
-        Prefetch.object(self, bytes: 256)
+        // A change reads most of the layer's fields (~250 bytes) and its last action record
+        // (~450 bytes): their lines asked for at once, before the work that needs them.
+        let record = lastActionRecord.map(Prefetch.address(of:)) ?? 0
+        Prefetch.lines(at: Prefetch.address(of: self), bytes: 256)
+        Prefetch.lines(at: record, bytes: 448)
         if setTimingValue(value, forKey: key) { return }
         if let value, let kind = kind(forKey: key), kind != value.kind { return }
         guard let context, id != nil else {

@@ -575,11 +575,7 @@ extension Layer {
     /// the same property again and again; the field is in the layer's own cache lines, the
     /// table's storage is not), else from the table.
     func actionRecord(forKey key: String) -> ActionRecord? {
-        if let last = lastActionRecord {
-            // A change reads or writes all of the record (~450 bytes): its lines asked for at once.
-            Prefetch.object(last, bytes: 448)
-            if last.key == key { return last }
-        }
+        if let last = lastActionRecord, last.key == key { return last }
         guard let record = actionRecords[key] else { return nil }
         lastActionRecord = record
         return record

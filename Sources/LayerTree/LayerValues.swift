@@ -26,9 +26,12 @@ struct LayerValues {
         }
     }
 
+    /// The value of a key outside the catalog.
+    subscript(custom key: String) -> AnimationValue? { custom[key] }
+
     /// The value of the cataloged property at index `i` (an index of ``LayerProperty/all``).
     subscript(catalog i: Int) -> AnimationValue? {
-        get {
+        @inline(__always) get {
             let bit = Self.bit(i)
             guard present & bit != 0 else { return nil }
             return packed[(present & (bit &- 1)).nonzeroBitCount]
