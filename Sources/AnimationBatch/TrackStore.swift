@@ -1491,18 +1491,18 @@ public final class TrackStore {
     /// Where an implicit change of a slot (its presentation value read, its model written) and a
     /// takeover of an animation in it touch the store's memory: remembered by the caller after
     /// one change of a key (``changeHints(slot:animation:)``) and given to ``prefetchChange(_:)``
-    /// before the next. They are only prefetched (indices checked against the tables first;
-    /// addresses kept as integers, never read or written through): stale ones — the slot freed,
-    /// the lane moved, a column grown — load some other line, and nothing else changes.
+    /// before the next. Addresses kept as integers and only prefetched, never read or written
+    /// through: stale ones — the slot freed, the lane moved, a table grown — load some other line
+    /// (a prefetch never faults), and nothing else changes.
     package struct ChangeHints: Sendable {
-        var slot: Int32 = -1
-        var animation: Int32 = -1
-        var track: Int32 = -1
+        /// The slot's and the animation's records (up to four lines each), the slot's entries'
+        /// buffer (its header and first entries), the track's record: each a record's start.
+        var records: (UInt, UInt, UInt, UInt) = (0, 0, 0, 0)
+        /// Single lines: the slot's dirty flag, table location, pending flag and row.
+        var lines: (UInt, UInt, UInt, UInt) = (0, 0, 0, 0)
+        /// The track's batch (an index into the store's batches, checked) and lane.
         var batch: Int32 = -1
         var lane: Int32 = -1
-        /// The slot's entries' buffer and the slot's presentation row, as addresses.
-        var entries: UInt = 0
-        var row: UInt = 0
     }
 
     /// The hints for the next change of `slot` with `animation` taken over, read now (while the
@@ -1510,21 +1510,25 @@ public final class TrackStore {
     package func changeHints(slot: SlotHandle, animation: AnimationHandle?) -> ChangeHints {
         var hints = ChangeHints()
         let s = Int(slot.index)
-        guard s >= 0, s < slots.count else { return hints }
-        hints.slot = Int32(s)
+        guard s >= 0, s < slots.count, s < dirty.count, s < table.raw.pointee.slotCapacity else { return hints }
+        // Addresses only (indices checked just above): nothing is read through them here.
+        hints.records.0 = slots.withUnsafeBufferPointer { UInt(bitPattern: $0.baseAddress! + s) }
         if let offset = Self.entriesOffset {
-            hints.entries = slots.withUnsafeBufferPointer {
+            hints.records.2 = slots.withUnsafeBufferPointer {
                 // In bounds (checked above); the field's bits read as a plain word: taking the
                 // array would retain its buffer, and the hint needs only where it is.
                 UnsafeRawPointer($0.baseAddress! + s).load(fromByteOffset: offset, as: UInt.self)
             }
         }
-        if let (_, row) = PresentationTable.row(of: slot, in: table.raw) { hints.row = UInt(bitPattern: row) }
+        hints.lines.0 = dirty.withUnsafeBufferPointer { UInt(bitPattern: $0.baseAddress! + s) }
+        hints.lines.1 = UInt(bitPattern: table.raw.pointee.locations + s)
+        hints.lines.2 = UInt(bitPattern: table.raw.pointee.pending + s)
+        if let (_, row) = PresentationTable.row(of: slot, in: table.raw) { hints.lines.3 = UInt(bitPattern: row) }
         guard let a = animation.map({ Int($0.index) }), a >= 0, a < animations.count else { return hints }
-        hints.animation = Int32(a)
+        hints.records.1 = animations.withUnsafeBufferPointer { UInt(bitPattern: $0.baseAddress! + a) }   // in bounds: checked
         let t = Int(animations[a].columnTrack)
         guard t >= 0, t < tracks.count else { return hints }
-        hints.track = Int32(t)
+        hints.records.3 = tracks.withUnsafeBufferPointer { UInt(bitPattern: $0.baseAddress! + t) }   // in bounds: checked
         hints.batch = tracks[t].batch
         hints.lane = tracks[t].index
         return hints
@@ -1537,23 +1541,16 @@ public final class TrackStore {
     /// operation (an atomic) waits for every store before it to reach its line. Asked for
     /// together, the waits overlap. A hint: results do not change.
     package func prefetchChange(_ hints: ChangeHints) {
-        let s = Int(hints.slot)
-        if s >= 0, s < slots.count, s < dirty.count, s < table.raw.pointee.slotCapacity {
-            // Indices checked just above; a record spans up to four lines.
-            slots.withUnsafeBufferPointer { Self.prefetchRecord($0.baseAddress! + s) }
-            dirty.withUnsafeBufferPointer { animation_prefetch_write($0.baseAddress! + s) }
-            animation_prefetch(table.raw.pointee.locations + s)
-            animation_prefetch_write(table.raw.pointee.pending + s)
-        }
-        if let p = UnsafeRawPointer(bitPattern: hints.entries) { Self.prefetchRecord(p) }   // a hint: never faults
-        if let p = UnsafeRawPointer(bitPattern: hints.row) { animation_prefetch_write(p) }
-        let a = Int(hints.animation), t = Int(hints.track), b = Int(hints.batch)
-        if a >= 0, a < animations.count {
-            animations.withUnsafeBufferPointer { Self.prefetchRecord($0.baseAddress! + a) }   // in bounds: checked
-        }
-        if t >= 0, t < tracks.count {
-            tracks.withUnsafeBufferPointer { animation_prefetch_write($0.baseAddress! + t) }   // in bounds: checked
-        }
+        // One call each: a list of the addresses would be an allocation per change.
+        Self.prefetchRecord(at: hints.records.0)
+        Self.prefetchRecord(at: hints.records.1)
+        Self.prefetchRecord(at: hints.records.2)
+        Self.prefetchRecord(at: hints.records.3)
+        Self.prefetchLine(at: hints.lines.0)
+        Self.prefetchLine(at: hints.lines.1)
+        Self.prefetchLine(at: hints.lines.2)
+        Self.prefetchLine(at: hints.lines.3)
+        let b = Int(hints.batch)
         if b >= 0, b < batches.count { batches[b].prefetchLane(Int(hints.lane)) }
     }
 
@@ -1562,11 +1559,19 @@ public final class TrackStore {
     private static let entriesOffset: Int? =
         MemoryLayout<[SlotEntry]>.size == MemoryLayout<UInt>.size ? MemoryLayout<SlotRecord>.offset(of: \.entries) : nil
 
-    /// Asks for the lines of a record of up to 256 bytes at `p` (never faults).
-    private static func prefetchRecord<T>(_ p: UnsafePointer<T>) {
-        prefetchRecord(UnsafeRawPointer(p))
+    /// Asks for the line at `address` (0: none).
+    @inline(__always)
+    private static func prefetchLine(at address: UInt) {
+        if let p = UnsafeRawPointer(bitPattern: address) { animation_prefetch_write(p) }   // a hint: never faults
     }
 
+    /// Asks for the lines of a record of up to 256 bytes at `address` (0: none).
+    @inline(__always)
+    private static func prefetchRecord(at address: UInt) {
+        if let p = UnsafeRawPointer(bitPattern: address) { prefetchRecord(p) }   // a hint: never faults
+    }
+
+    /// Asks for the lines of a record of up to 256 bytes at `p` (never faults).
     private static func prefetchRecord(_ p: UnsafeRawPointer) {
         animation_prefetch_write(p)
         animation_prefetch_write(p + 64)
