@@ -1538,8 +1538,8 @@ public final class TrackStore {
     /// records, flags, entries and row, the track's record and its lane in the columns. A change
     /// after a tick finds these lines cold; asked for one after another (each address read from
     /// the line before), it waited for each in turn, ~0.1 µs a line, and a reference count
-    /// operation (an atomic) waits for every store before it to reach its line. Asked for
-    /// together, the waits overlap. A hint: results do not change.
+    /// operation (an atomic) waits, on x86-64, for every store before it to reach its line.
+    /// Asked for together, the waits overlap. A hint: results do not change.
     package func prefetchChange(_ hints: ChangeHints) {
         // One call each: a list of the addresses would be an allocation per change.
         Self.prefetchRecord(at: hints.records.0)

@@ -2,10 +2,10 @@ import CKernelSupport
 
 /// Cache hints for code that is about to touch an object it has not touched since the last frame
 /// (a property change on one of 10,000 layers). Every reference count operation is an atomic
-/// instruction, and an atomic waits until all earlier stores have reached the cache: a change
-/// that stores into a few cold lines, then retains something, waits for each of those lines in
-/// turn. Asking for the lines first lets their loads overlap. Hints only: they never fault and
-/// never change results.
+/// instruction, and on x86-64 an atomic waits until all earlier stores have reached the cache:
+/// a change that stores into a few cold lines, then retains something, waits for each of those
+/// lines in turn. Asking for the lines first lets their loads overlap. Hints only: they never
+/// fault and never change results.
 enum Prefetch {
     /// Where `object`'s storage starts: taken and let go of without touching the object (a
     /// reference held across the hints would be retained first, and retaining an object whose
