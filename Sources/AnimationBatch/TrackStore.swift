@@ -1511,14 +1511,13 @@ public final class TrackStore {
         var hints = ChangeHints()
         let s = Int(slot.index)
         guard s >= 0, s < slots.count, s < dirty.count, s < table.raw.pointee.slotCapacity else { return hints }
-        // Addresses only (indices checked just above): nothing is read through them here.
-        hints.records.0 = slots.withUnsafeBufferPointer { UInt(bitPattern: $0.baseAddress! + s) }
-        if let offset = Self.entriesOffset {
-            hints.records.2 = slots.withUnsafeBufferPointer {
-                // In bounds (checked above); the field's bits read as a plain word: taking the
-                // array would retain its buffer, and the hint needs only where it is.
-                UnsafeRawPointer($0.baseAddress! + s).load(fromByteOffset: offset, as: UInt.self)
-            }
+        // Addresses only (indices checked just above): nothing is read through them here but
+        // the entries' reference, whose bits are read as a plain word (taking the array would
+        // retain its buffer, and the hint needs only where it is).
+        slots.withUnsafeBufferPointer {
+            let record = UnsafeRawPointer($0.baseAddress! + s)   // in bounds: checked above
+            hints.records.0 = UInt(bitPattern: record)
+            if let offset = Self.entriesOffset { hints.records.2 = record.load(fromByteOffset: offset, as: UInt.self) }
         }
         hints.lines.0 = dirty.withUnsafeBufferPointer { UInt(bitPattern: $0.baseAddress! + s) }
         hints.lines.1 = UInt(bitPattern: table.raw.pointee.locations + s)
@@ -1542,14 +1541,14 @@ public final class TrackStore {
     /// Asked for together, the waits overlap. A hint: results do not change.
     package func prefetchChange(_ hints: ChangeHints) {
         // One call each: a list of the addresses would be an allocation per change.
-        Self.prefetchRecord(at: hints.records.0)
-        Self.prefetchRecord(at: hints.records.1)
-        Self.prefetchRecord(at: hints.records.2)
-        Self.prefetchRecord(at: hints.records.3)
-        Self.prefetchLine(at: hints.lines.0)
-        Self.prefetchLine(at: hints.lines.1)
-        Self.prefetchLine(at: hints.lines.2)
-        Self.prefetchLine(at: hints.lines.3)
+        Self.prefetch(at: hints.records.0, bytes: 256)
+        Self.prefetch(at: hints.records.1, bytes: 256)
+        Self.prefetch(at: hints.records.2, bytes: 256)
+        Self.prefetch(at: hints.records.3, bytes: 256)
+        Self.prefetch(at: hints.lines.0, bytes: 64)
+        Self.prefetch(at: hints.lines.1, bytes: 64)
+        Self.prefetch(at: hints.lines.2, bytes: 64)
+        Self.prefetch(at: hints.lines.3, bytes: 64)
         let b = Int(hints.batch)
         if b >= 0, b < batches.count { batches[b].prefetchLane(Int(hints.lane)) }
     }
@@ -1559,24 +1558,15 @@ public final class TrackStore {
     private static let entriesOffset: Int? =
         MemoryLayout<[SlotEntry]>.size == MemoryLayout<UInt>.size ? MemoryLayout<SlotRecord>.offset(of: \.entries) : nil
 
-    /// Asks for the line at `address` (0: none).
+    /// Asks for the `bytes` from `address` on (0: none), for writing.
     @inline(__always)
-    private static func prefetchLine(at address: UInt) {
-        if let p = UnsafeRawPointer(bitPattern: address) { animation_prefetch_write(p) }   // a hint: never faults
-    }
-
-    /// Asks for the lines of a record of up to 256 bytes at `address` (0: none).
-    @inline(__always)
-    private static func prefetchRecord(at address: UInt) {
-        if let p = UnsafeRawPointer(bitPattern: address) { prefetchRecord(p) }   // a hint: never faults
-    }
-
-    /// Asks for the lines of a record of up to 256 bytes at `p` (never faults).
-    private static func prefetchRecord(_ p: UnsafeRawPointer) {
-        animation_prefetch_write(p)
-        animation_prefetch_write(p + 64)
-        animation_prefetch_write(p + 128)
-        animation_prefetch_write(p + 192)
+    private static func prefetch(at address: UInt, bytes: Int) {
+        guard let p = UnsafeRawPointer(bitPattern: address) else { return }
+        var offset = 0
+        while offset < bytes {   // bounded: `bytes / 64` steps
+            animation_prefetch_write(p + offset)   // a hint: never faults
+            offset += 64
+        }
     }
 
     /// ``retarget(_:handle:with:)``, taking the entry inserted by ``unpark(key:layer:for:)`` out

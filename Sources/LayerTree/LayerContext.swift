@@ -552,14 +552,8 @@ struct ImplicitSignature: Equatable {
         valueFunction = a.valueFunction
     }
 
-    /// Whether `a` has this signature (`self == ImplicitSignature(a)`, compared in place).
-    func matches(_ a: BasicAnimation) -> Bool {
-        duration == a.timing.duration && speed == a.timing.speed && timeOffset == a.timing.timeOffset
-            && repeatCount == a.timing.repeatCount && repeatDuration == a.timing.repeatDuration
-            && autoreverses == a.timing.autoreverses && fillMode == a.timing.fillMode
-            && timingFunction == a.timingFunction && isRemovedOnCompletion == a.isRemovedOnCompletion
-            && isAdditive == a.isAdditive && isCumulative == a.isCumulative && valueFunction == a.valueFunction
-    }
+    /// Whether `a` has this signature (the fields are listed once, in the initialiser above).
+    func matches(_ a: BasicAnimation) -> Bool { self == ImplicitSignature(a) }
 }
 
 extension Layer {

@@ -186,7 +186,7 @@ struct LayerActionTests {
         #expect(near(layer.presentation()?.opacity, 1 - 0.5 * TimingFunction.default.value(at: 0.5)))
     }
 
-    @Test("§10 an action runs again as the same action when all but its values and begin time agree (the signature, compared in place)")
+    @Test("§10 an action runs again as the same action when all but its values and begin time agree (its signature)")
     func implicitSignatureMatchesInPlace() {
         var base = BasicAnimation(keyPath: "opacity")
         base.timingFunction = .default
