@@ -34,29 +34,29 @@ let package = Package(
     ],
     targets: [
         // The specification in code: value types, timing, animations and the scalar reference evaluator.
-        // Imports nothing of ours (design.md, "The flow of data").
+        // Imports nothing of ours (docs/architecture.md, "The flow of data").
         .target(name: "AnimationCore"),
         // Struct-of-arrays track store, SIMD kernels and the frame evaluator. Imports AnimationCore
         // (to compile animations and to be tested against its reference evaluator), nothing above it.
         .target(name: "AnimationBatch", dependencies: ["AnimationCore", "CKernelSupport"]),
         // Inline C helpers the kernels need and Swift cannot express (a prefetch hint).
         .target(name: "CKernelSupport"),
-        // Seeded workloads: the random animations of the agreement tests and design.md's W1–W3,
+        // Seeded workloads: the random animations of the agreement tests and docs/architecture.md's W1–W3,
         // shared by the tests, the command-line tool and the benchmarks.
         .target(name: "AnimationWorkloads", dependencies: ["AnimationCore", "AnimationBatch", "CBuildInfo"]),
         .target(name: "CAllocationCounter"),
         // Prints the AnimationBatch figures (W1, W2) beside the scalar reference; the benchmark
         // suites in Benchmarks/ reuse the same workload code.
         .executableTarget(name: "batch-figures", dependencies: ["AnimationBatch", "AnimationWorkloads", "CAllocationCounter"]),
-        // Core Animation's object model on the batch engine (layertree-api.md): a front end that owns
-        // no per-frame math (design.md).
+        // Core Animation's object model on the batch engine (docs/semantics.md §1, §2.7, §8–§12): a front
+        // end that owns no per-frame math (docs/architecture.md).
         .target(name: "LayerTree", dependencies: ["AnimationCore", "AnimationBatch", "CKernelSupport"]),
         // The seeds as LayerTree programs (drawn through AnimationScene's renderer) and W3 as a tree:
         // what `animation-engine demo` and `bench --scene seeds` run, and the integration tests.
-        .target(name: "LayerTreeSeeds", dependencies: ["LayerTree", "AnimationScene", "AnimationWorkloads"]),
-        // Lottie files (lottie-semantics.md, subset L1): the reader with JSON-path errors and a report of
+        .target(name: "LayerTreeSeeds", dependencies: ["LayerTree", "AnimationScene", "AnimationWorkloads", "AnimationBatch", "AnimationCore"]),
+        // Lottie files (docs/lottie.md, subset L1): the reader with JSON-path errors and a report of
         // what lies outside L1, the scalar reference evaluation, and the geometry hosts and checks read.
-        .target(name: "AnimationLottie", dependencies: ["AnimationCore", "AnimationScene"]),
+        .target(name: "AnimationLottie", dependencies: ["AnimationCore", "AnimationBatch", "AnimationScene"]),
         // Scene files (docs/scene-format.md): decoding with JSON-path errors, and evaluation by either engine.
         .target(name: "AnimationScene", dependencies: ["AnimationCore", "AnimationBatch"]),
         // The command: bench (the main job), evaluate, plot, render. A thin adapter over the libraries.
@@ -90,6 +90,7 @@ let package = Package(
                 "AnimationCore",
                 "AnimationWorkloads",
                 "CAllocationCounter",
+                "CKernelSupport",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),

@@ -4,7 +4,7 @@ import Dispatch
 import Synchronization
 
 /// Evaluates a ``TrackStore`` at a time: every output slot's presentation value, the slots whose
-/// value changed, and the frame's events (design.md, "Chunks over cores").
+/// value changed, and the frame's events (docs/architecture.md, "Chunks over cores").
 ///
 /// A frame brings the store's plan up to date with the changes since the last frame
 /// (O(what changed), never a replan of everything), then runs four

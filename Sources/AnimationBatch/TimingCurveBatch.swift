@@ -1,9 +1,9 @@
 import AnimationCore
 
 /// Many cubic-Bézier timing functions evaluated at once: the timing-curve kernel on its own
-/// (design.md workload W1; semantics §3.2).
+/// (docs/architecture.md workload W1; semantics §3.2).
 ///
-/// Element `i` has its own curve (per-element coefficients: no gathers, performance-notes.md) and
+/// Element `i` has its own curve (per-element coefficients: no gathers, docs/architecture.md, "Measured facts") and
 /// is evaluated at `inputs[i]`. The algorithm (documented with `CurveKernel` in the source): a
 /// mirrored solve above 0.5, 8 division-free bisection steps on `√s` (9 for inputs below 2⁻¹⁴), a
 /// guarded Newton step and a chord step with its slope, in Float SIMD, four 16-lane blocks
@@ -32,7 +32,7 @@ public final class TimingCurveBatch: ParallelJob {
 
     /// Whether `function` is evaluated by the Float SIMD kernel (true for all but nearly vertical
     /// curves) or by the Double reference, which the kernel hands such curves to so that every
-    /// result stays within 2e-5 of the reference (design.md precision table, semantics §3.2).
+    /// result stays within 2e-5 of the reference (docs/architecture.md precision table, semantics §3.2).
     ///
     /// A curve goes to the reference when its slope magnifies Float's rounding of `x(s)` past the
     /// bound somewhere, by an estimate that overstates the kernel's measured error six- to

@@ -2,7 +2,7 @@ import AnimationCore
 import CKernelSupport
 
 /// The struct-of-arrays store of compiled animation tracks and the output slots they animate
-/// (design.md: AnimationBatch).
+/// (docs/architecture.md: AnimationBatch).
 ///
 /// An output *slot* is one property of one layer, with a model value. An *animation* added to a
 /// layer is compiled into one *track* per property animation inside it (groups are flattened, their

@@ -165,7 +165,7 @@ let fuzzProperties: [(name: String, kind: ValueKind)] = [
 /// with every calculation mode, TCB, key times and paths; basic; spring; groups of them) on one
 /// layer. Whatever the input: nothing crashes or hangs. When validation accepts the animations
 /// and every number was ordinary: the scalar reference gives finite values, and the batch engine
-/// agrees with it within design.md's precision table at eight times and at NaN and ±∞ (or
+/// agrees with it within docs/architecture.md's precision table at eight times and at NaN and ±∞ (or
 /// matches it a hair away, at a jump: the batch decides in Float).
 public func fuzzKeyframes(_ bytes: [UInt8]) throws {
     var input = FuzzInput(bytes)
@@ -222,7 +222,7 @@ public func fuzzKeyframes(_ bytes: [UInt8]) throws {
             }
             guard ordinary else { continue }
             // Values past Float's range (repeated transforms can reach 1e80 from ordinary input)
-            // are outside what the batch holds (design.md: single precision): not compared, but
+            // are outside what the batch holds (docs/architecture.md: single precision): not compared, but
             // never NaN where the reference is finite (they saturate, see docs/bad-input.md).
             guard PrecisionTable.magnitude(expected) <= Double(Float.greatestFiniteMagnitude) / 16 else {
                 try check(!expected.components.allSatisfy(\.isFinite) || !batch.components.contains(where: \.isNaN),

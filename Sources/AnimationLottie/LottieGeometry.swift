@@ -5,7 +5,7 @@ import Glibc
 import Darwin
 #endif
 
-/// What one fill or stroke draws at a frame (the geometry of issue "Lottie at scale"): the paths
+/// What one fill or stroke draws at a frame (the geometry of docs/lottie.md §4.6): the paths
 /// it paints in device pixels, its colour, width and total opacity.
 public struct LottieNode: Sendable, Equatable {
     /// Every path the paint covers, transformed to device pixels (trimmed where a trim applies).
@@ -273,8 +273,8 @@ struct LottieFrame {
 }
 
 extension LottieAnimation {
-    /// The geometry document for `frames` fitted into `size` × `size` (the format of issue "Lottie
-    /// at scale", read by independent checks):
+    /// The geometry document for `frames` fitted into `size` × `size` (a published format, read
+    /// by independent checks; AnimationLottie's DocC article describes it):
     /// `{"frames":[{"frame":7,"nodes":[{"path":[["M",x,y],["L",x,y],["C",x1,y1,x2,y2,x,y],["Z"]],
     /// "fill":[r,g,b,a]|null,"stroke":[r,g,b,a]|null,"strokeWidth":w,"opacity":o}]}]}`.
     ///

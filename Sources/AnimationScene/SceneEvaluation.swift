@@ -2,7 +2,7 @@ import AnimationBatch
 import AnimationCore
 
 /// Which engine evaluates a scene: the SIMD batch engine, or the scalar reference it is tested
-/// against. Both give the same values within design.md's precision table.
+/// against. Both give the same values within docs/architecture.md's precision table.
 public enum SceneEngine: String, Sendable, CaseIterable {
     case batch, reference
 }

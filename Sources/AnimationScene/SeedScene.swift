@@ -1,6 +1,6 @@
 import AnimationCore
 
-/// Workload W3 of design.md as a scene: layers of the five seed kinds, cycled — a progress ring
+/// Workload W3 of docs/architecture.md as a scene: layers of the five seed kinds, cycled — a progress ring
 /// (eased `strokeEnd` and a custom `progress`), a stroke drawing itself around a rounded rectangle
 /// (`strokeEnd` and `strokeStart` in a repeating group), a layer flying along a circular arc in
 /// paced mode with `rotationMode` auto, a background-colour change that autoreverses, and a spring.
@@ -70,7 +70,7 @@ public enum SeedScene {
         case "stroke":
             var border = Path()
             border.addRoundedRect(in: Rect(x: 10, y: 26, width: 80, height: 48), cornerWidth: 5, cornerHeight: 5)
-            // Seed (a) of the path issue: strokeEnd linear over d, strokeStart easeIn to 0.25 over 1.2·d.
+            // The border seed: strokeEnd linear over d, strokeStart easeIn to 0.25 over 1.2·d.
             let end = BasicAnimation(keyPath: "strokeEnd", from: 0.0, to: 1.0, duration: 1.5)
             let start = BasicAnimation(keyPath: "strokeStart", from: 0.0, to: 0.25, duration: 1.8, timingFunction: .easeIn)
             var group = AnimationGroup(animations: [end, start], duration: 2.2)

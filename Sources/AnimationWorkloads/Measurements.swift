@@ -78,7 +78,7 @@ public struct ReferenceFigures: Sendable, Codable {
     /// The largest |batch − reference| over the sample and frames, relative to
     /// 1 + |reference value|.
     public var maximumRelativeError: Double
-    /// The largest |batch − reference| as a fraction of design.md's precision table for the
+    /// The largest |batch − reference| as a fraction of docs/architecture.md's precision table for the
     /// property (``PrecisionTable/tolerance(property:model:animations:reference:)``): within the
     /// contract when ≤ 1.
     public var maximumErrorOfTolerance: Double
@@ -207,7 +207,7 @@ public enum Measure {
     }
 }
 
-/// What reading a frame's presentation values costs a host (design.md, "End-to-end frame").
+/// What reading a frame's presentation values costs a host (docs/architecture.md, "End-to-end frame").
 public struct ReadFigures: Sendable, Codable {
     /// Slots read.
     public var values: Int
@@ -283,8 +283,7 @@ extension Measure {
     }
 }
 
-/// What changing animations costs a host (design.md, "End-to-end frame"; issue "The whole frame",
-/// cheap change): retargeting a share of the layers between frames, and every layer at once.
+/// What changing animations costs a host (docs/architecture.md, "Standard workloads": churn): retargeting a share of the layers between frames, and every layer at once.
 public struct ChurnFigures: Sendable, Codable {
     /// Layers (one animation each).
     public var properties: Int

@@ -1,6 +1,6 @@
 import AnimationCore
 
-/// design.md's precision table (SIMD engine against the scalar reference), as numbers: what the
+/// docs/architecture.md's precision table (SIMD engine against the scalar reference), as numbers: what the
 /// agreement tests, `batch-figures` and the command's `bench` measure deviations against.
 public enum PrecisionTable {
     /// The largest magnitude among a value's components.

@@ -26,7 +26,7 @@ public enum BuildInfo {
     }
 }
 
-/// Workload W1 of design.md: cubic timing functions evaluated at random progress values — the
+/// Workload W1 of docs/architecture.md: cubic timing functions evaluated at random progress values — the
 /// five named curves and 4,096 random curves (x1, x2 in [0, 1], y1, y2 in [−0.5, 1.5]).
 public struct W1Workload {
     /// One curve per element (a fifth named, the rest drawn from the random set).
@@ -59,7 +59,7 @@ public struct W1Workload {
     public func deallocate() { inputs.deallocate() }
 }
 
-/// Workload W2 of design.md: N animated properties, one per layer — 40 % basic scalar (named and
+/// Workload W2 of docs/architecture.md: N animated properties, one per layer — 40 % basic scalar (named and
 /// custom curves), 15 % basic point, 10 % basic colour, 15 % keyframe (8 keys; linear, cubic,
 /// discrete), 10 % path position in paced mode (arcs and curves), 10 % spring — with begin times,
 /// durations, repeat counts, autoreverse and fill modes drawn at random from a fixed seed; a frame

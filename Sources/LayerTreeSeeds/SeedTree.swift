@@ -5,7 +5,7 @@ import AnimationWorkloads
 import Dispatch
 import LayerTree
 
-/// Workload W3 of design.md as a layer tree: the layers of `SeedScene` (the five seed kinds,
+/// Workload W3 of docs/architecture.md as a layer tree: the layers of `SeedScene` (the five seed kinds,
 /// spread in phase), each a `Layer` or `ShapeLayer` under a context's root with its model
 /// values and its animations added through `Layer.add(_:forKey:delegate:)`. The same
 /// animations as the scene, so the engine's figures for the scene and the tree's ticks compare.
@@ -39,7 +39,7 @@ public enum SeedTree {
     }
 }
 
-/// What ticking a layer tree costs beside the engine alone (issue LayerTree, "Performance").
+/// What ticking a layer tree costs beside the engine alone (W3 of docs/architecture.md, "Standard workloads").
 public struct TickFigures: Sendable, Codable {
     public var layers: Int
     public var properties: Int

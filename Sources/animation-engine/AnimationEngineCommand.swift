@@ -76,12 +76,12 @@ struct ProgressBar {
 
 struct Bench: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Measure frames: W2 of design.md (100,000 mixed animated properties) or a scene file.",
+        abstract: "Measure frames: W2 of docs/architecture.md (100,000 mixed animated properties) or a scene file.",
         discussion: """
         Builds the track store, runs frames at 60 Hz on the batch engine and prints frame times,
         evaluations per second, allocations per frame, the threads and build flags used, and the
         speed-up over the scalar reference with the largest deviation from it (as a fraction of the
-        precision table of design.md: within the contract when ≤ 1), measured on a sample in the
+        precision table of docs/architecture.md: within the contract when ≤ 1), measured on a sample in the
         same run. Build with `-Xcc -march=native` for this CPU's vector extensions.
         """
     )
@@ -201,8 +201,8 @@ struct Bench: ParsableCommand {
             return
         }
         let rows: [(String, String)] = [
-            ("scene", sceneFile ?? (scene == "seeds" ? "W3 (design.md): \(layerCount) layers of the five seed kinds, a LayerTree"
-                                                      : "W2 (design.md), \(store.trackCount) animated properties")),
+            ("scene", sceneFile ?? (scene == "seeds" ? "W3 (docs/architecture.md): \(layerCount) layers of the five seed kinds, a LayerTree"
+                                                      : "W2 (docs/architecture.md), \(store.trackCount) animated properties")),
             ("layers / properties", "\(layerCount) / \(store.trackCount)"),
             ("frames", "\(frames) at 60 Hz"),
             ("threads", "\(threadCount) of \(processors) processors"),
@@ -270,7 +270,7 @@ struct Evaluate: ParsableCommand {
         Every property a layer sets or animates, per layer per time, as
         {"frames": [{"time": t, "layers": {"id": {"keyPath": value, …}}}]} or as CSV rows
         time,layer,property,value (one number per row: position.x, backgroundColor.red, …).
-        Both engines agree within the precision table of design.md.
+        Both engines agree within the precision table of docs/architecture.md.
         """
     )
 

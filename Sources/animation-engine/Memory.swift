@@ -1,5 +1,5 @@
 // `animation-engine memory`: bytes per track of each kind and per layer, and whether memory comes
-// back after many add/remove and create/remove cycles (issue "Hardening", memory). Measured as the
+// back after many add/remove and create/remove cycles (docs/bad-input.md: memory comes back). Measured as the
 // process's heap in use (glibc's mallinfo2) in a process of its own, so nothing else allocates
 // meanwhile.
 import AnimationBatch

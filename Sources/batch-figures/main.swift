@@ -1,4 +1,4 @@
-// Prints the figures the AnimationBatch issue asks for: the timing-curve kernel on W1, and W2 frames
+// Prints the AnimationBatch figures (docs/architecture.md, "Standard workloads"): the timing-curve kernel on W1, and W2 frames
 // at N properties on one and two threads, each beside the scalar reference measured in the same run,
 // with allocations per frame and the build's CPU flags. Run it with
 //   swift run -c release -Xcc -march=native batch-figures

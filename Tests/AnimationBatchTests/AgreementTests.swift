@@ -82,7 +82,7 @@ func referenceEvents(_ scene: Scene, previous: inout [AnimationHandle: TimingPha
     return events
 }
 
-@Suite("Batch vs reference (design.md precision table)")
+@Suite("Batch vs reference (docs/architecture.md precision table)")
 struct AgreementTests {
     @Test("randomised agreement: every kind, value type, timing option and mode, at boundaries and random times")
     func randomisedAgreement() throws {

@@ -15,7 +15,7 @@ enum WorkerPoolInfo {
 // Serialized: the counter is one for the process, so two of these tests at once would count each
 // other's allocations. Skipped (not passed) where the counter is compiled out: off glibc, and under
 // a sanitizer, whose runtime owns malloc.
-@Suite("Steady-state frames allocate nothing (design.md)", .serialized)
+@Suite("Steady-state frames allocate nothing (docs/architecture.md)", .serialized)
 struct AllocationTests {
     @Test("the counter sees allocations", .enabled(if: allocation_counter_available() == 1))
     func counterWorks() {

@@ -4,7 +4,7 @@ import AnimationWorkloads
 import Testing
 
 /// The presentation table: one place per slot's value, bulk reads, the changed set (semantics
-/// §1.1; design.md, "one presentation table").
+/// §1.1; docs/architecture.md, "one presentation table").
 @Suite("Presentation table (bulk reads, changed set)")
 struct PresentationTableTests {
     @Test("a whole property's column holds every layer's value, the same as value(of:)")

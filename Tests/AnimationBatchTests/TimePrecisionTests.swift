@@ -3,7 +3,7 @@ import AnimationCore
 import Testing
 
 /// A host whose clock has run for 30 days or a year gets the presentation values it would get at
-/// time 0, to within 1 µs of animation time (design.md: time in Double, `tp − beginTime` formed in
+/// time 0, to within 1 µs of animation time (docs/architecture.md: time in Double, `tp − beginTime` formed in
 /// Double before anything is Float), in the scalar reference and in the batch engine.
 @Suite("Time precision: 30 days and a year of host time")
 struct TimePrecisionTests {
@@ -97,7 +97,7 @@ struct TimePrecisionTests {
             return (at, before, after)
         }
         let zero = try frames(epoch: 0)
-        // Values are Float after local time (design.md): two Float ulps of slack.
+        // Values are Float after local time (docs/architecture.md): two Float ulps of slack.
         func floatUlp(_ x: Double) -> Double { Double(Float(x).ulp) }
         for epoch in Self.epochs.dropFirst() {
             let shown = try frames(epoch: epoch).at

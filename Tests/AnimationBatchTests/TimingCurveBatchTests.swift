@@ -3,7 +3,7 @@ import AnimationCore
 import AnimationWorkloads
 import Testing
 
-/// The timing-curve kernel against `TimingFunction.value(at:)` (design.md precision table:
+/// The timing-curve kernel against `TimingFunction.value(at:)` (docs/architecture.md precision table:
 /// ≤ 2e-5 absolute, exact at 0 and 1; semantics §3.2).
 @Suite("Timing-curve kernel")
 struct TimingCurveBatchTests {

@@ -3,7 +3,7 @@ import AnimationCore
 import AnimationWorkloads
 import Testing
 
-/// The standard workloads (design.md, "Standard workloads") are what every benchmark, the CLI's
+/// The standard workloads (docs/architecture.md, "Standard workloads") are what every benchmark, the CLI's
 /// `bench` and the reports measure: these tests pin their definition, so that figures from
 /// different versions measure the same thing.
 @Suite("Workloads")

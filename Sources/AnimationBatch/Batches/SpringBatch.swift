@@ -31,9 +31,8 @@ enum SpringRegime: Int, Sendable, Hashable {
 /// that dips below 0, grows like e^{(ζω0 + ωo)|t|}) come out as the infinity of their sign.
 ///
 /// **Speed.** W2's spring family at 200,000 tracks, native build: 7.5 ns per track on one thread,
-/// 5.2 ns on two (frame p50, perf-reports/2026-11-22-2ba8c92/families-native.txt; 10.4 / 6.0 ns in
-/// d9b9952; alternating runs of the two builds on one core, 8,192 tracks in cache, measured the
-/// four-block timing stage 28 % faster).
+/// 5.2 ns on two (frame p50); the four-block timing stage made it 28 % faster (alternating runs on
+/// one core, 8,192 tracks in cache).
 final class SpringBatch: InterpolatingBatch {
     let regime: SpringRegime
     /// underdamped: ζω0, ωd, (ζω0 − v0)/ωd · critical: ω0, 0, ω0 − v0 · overdamped: ζω0, ωo, ζω0 − v0.

@@ -67,7 +67,7 @@ enum TrackState {
     static let reportedMask: UInt8 = 96
 }
 
-/// A dense struct-of-arrays batch of tracks that share one kernel (design.md, "Struct of arrays,
+/// A dense struct-of-arrays batch of tracks that share one kernel (docs/architecture.md, "Struct of arrays,
 /// grouped by kernel"). Subclasses add their kind's columns and the value stage.
 ///
 /// Per track a frame streams six Doubles and a Float of timing (four Doubles in blocks of plain

@@ -1,6 +1,6 @@
 import AnimationCore
 
-/// Compiling, apart from the runtime (issue "The whole frame", the shape of the code): which batch
+/// Compiling, apart from the runtime (docs/architecture.md, "The flow of data"): which batch
 /// a property animation's track joins, and the tables of keyframe animations — Hermite segments,
 /// per-segment timing curves, cubic-paced resampling (semantics §5). Pure functions of the
 /// animation: the store calls them when it adds an animation, never during a frame.

@@ -16,7 +16,7 @@ struct SlotLocation {
     }
 }
 
-/// Every slot's presentation value, in exactly one place (semantics §1.1; design.md, "one
+/// Every slot's presentation value, in exactly one place (semantics §1.1; docs/architecture.md, "one
 /// presentation table"): one column per property, a row per layer that has the property, the
 /// value's components side by side in Double.
 ///

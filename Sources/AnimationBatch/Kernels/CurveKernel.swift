@@ -14,7 +14,7 @@ struct CompiledCurve: Sendable, Hashable {
 
     static let linear = CompiledCurve(nil)
 
-    /// Whether the Float kernel meets design.md's 2e-5 bound for `f` (semantics §3.2).
+    /// Whether the Float kernel meets docs/architecture.md's 2e-5 bound for `f` (semantics §3.2).
     ///
     /// The kernel finds `s` with `x(s) = x` in Float, so its answer carries the rounding of `x(s)`
     /// (a few units of 2⁻²⁴ times the size of the polynomial's terms, and of the control points'
@@ -110,7 +110,7 @@ struct CompiledCurve: Sendable, Hashable {
 /// ninth step for small inputs brings back to 3.2e-6; 7 steps 2.9e-5 at mid-range inputs, beyond
 /// the contract whatever small inputs get.
 ///
-/// Never Newton alone from `s = x`: on steep curves it diverges (performance-notes.md). `x ≤ 0`
+/// Never Newton alone from `s = x`: on steep curves it diverges (docs/architecture.md, "Measured facts"). `x ≤ 0`
 /// gives exactly 0 and `x ≥ 1` exactly 1. Curves on the diagonal (`y = x`) return their input (per
 /// lane, and the whole block skips the solve when every lane is linear). Nearly vertical curves
 /// (``CompiledCurve/isWithinFloatPrecision(_:)``) come out NaN and are evaluated in Double
@@ -123,38 +123,10 @@ struct CompiledCurve: Sendable, Hashable {
 ///
 /// **Speed.** One block alone is latency-bound (each bisection step is a chain of dependent vector
 /// operations, about 19 cycles), so ``evaluate4(_:curves:block:outputs:)`` interleaves four blocks
-/// (four independent chains) — W1 and the batches' curve stage both go through it. W1
-/// (perf-reports/2026-11-22-81e9ee7, -a11f4e5, -d9b9952 and -2ba8c92, before the reciprocal
-/// estimate), native build: 1.95–3.1 ns per evaluation on one thread and 1.0–2.0 ns on two through
-/// the C interface (2.0–3.2 / 1.4–1.9 ns in batch-figures; the machine varies ±30 % run to run), 88
-/// instructions per evaluation in the portable build (callgrind). The reciprocal estimate, the
-/// folded negation, the max/min clamps and the identity masks computed once took W1 with its data
-/// in cache (16,384 evaluations, best of eleven alternating runs) from 1.96 to 1.82 ns, and the
-/// portable build's instructions from 88.4 to 85.3 (perf-reports/2026-11-22-d6ab2bc, where a slow
-/// moment of the machine measured 2.42 ns on one thread, 2.45 ns through the C interface). The
-/// chord step (``newton(_:_:_:_:_:_:_:)``) took the portable build's count to 82.7
-/// (perf-reports/2026-11-23-29f04ff, 2.09 ns in batch-figures and 2.11 ns through the C interface
-/// on another slow moment). Eight bisection steps instead of nine, with the ninth for small inputs
-/// only, took W1 (alternating runs on one core, native build) from 1.79 to 1.73 ns best and 2.08
-/// to 2.01 ns median in cache (16,384 evaluations, fifteen runs each), and from 1.90 to 1.79 ns
-/// best and 2.24 to 2.14 ns median at 1,000,000 evaluations (eleven runs each); the portable
-/// build's W1 is unchanged (``smallInputsInline``).
-///
-/// **What bounds it is not settled.** This VM's cores run at about 3.6 GHz (a chain of dependent
-/// integer additions; 512-bit FMAs retire at 3.64 G/s, one a cycle), so 1.82 ns (before the chord
-/// step) is about 6.6 cycles per evaluation, 105 per block. Measured in isolated loops on this Zen
-/// 4, multiplies, FMAs, `vpternlogd`, compares and `vrcp14ps` share the same two pipes (four of
-/// either kind with four FMAs take eight cycles), while adds, `vpandd`/`vpord`, `vmaxps`/`vminps`
-/// and blends run beside them. The disassembly of a four-block call holds 321 operations of the
-/// first kind per 64 evaluations (189 in the bisection): 5.0 cycles per evaluation, so those pipes
-/// are busy about three quarters of the time, and neither they nor the chains' latency alone
-/// explain 6.6. Tried (W1 in cache, best of seven or nine runs, alternating with the build it
-/// changes): five interleaved blocks instead of four, 1.77 against 1.78 ns (eight, earlier, no
-/// faster either); the bisection step's sign transfer as an AND and an OR off the FMA pipes instead
-/// of one `vpternlogd`, slower (1.88 against 1.78; with five blocks 1.86 against 1.80); one Newton
-/// step fewer, 0.18 ns faster but off by 1.2e-5. The bisection steps' cost depends on how the loop
-/// is laid out: 7 steps measured 1.54–1.56 ns, 5 steps 1.70, 9 steps 1.75–1.78, 3 steps 1.38, 1
-/// step 1.06 (fewer than 9 miss the kernel tests' 1e-5 near x = 0, see above).
+/// (four independent chains) — W1 and the batches' curve stage both go through it: W1 runs at
+/// about 1.8 ns per evaluation on one thread, native build, 83 instructions in the portable build
+/// (callgrind). Five interleaved blocks measured no faster than four. The measurements behind each
+/// step of the solve are in `perf-reports/kernel-history.md`.
 enum CurveKernel {
     /// Polynomial coefficients `x(s) = ((ax·s + bx)·s + cx)·s` and `y(s)` of 16 curves.
     @inline(__always)
@@ -525,7 +497,7 @@ struct CurveColumns {
     /// `y` with the lanes (tracks `i ..< i + 16`) whose curve is evaluated in Double replaced by
     /// their value at the Double progress `(low, high)`. Called only when some lane of `y` is NaN
     /// (NaN progress also gives NaN, and stays NaN). Values in and out, never `inout`: an `inout`
-    /// vector pins the caller's register to memory (performance-notes.md).
+    /// vector pins the caller's register to memory (docs/architecture.md, "Measured facts").
     @inline(never)
     func patched(_ y: SIMD16<Float>, block i: Int, progress low: SIMD8<Double>, _ high: SIMD8<Double>) -> SIMD16<Float> {
         var y = y

@@ -2,7 +2,7 @@ import CKernelSupport
 
 /// Elementary functions on `SIMD16<Float>`, branch-free: Swift has no vector `exp`/`sin`, and the
 /// scalar ones called lane by lane are what makes naive SIMD code slower than scalar
-/// (performance-notes.md). Range reduction by Cody–Waite constant splits; Taylor polynomials on
+/// (docs/architecture.md, "Measured facts"). Range reduction by Cody–Waite constant splits; Taylor polynomials on
 /// the reduced range (known coefficients, errors bounded by the next term).
 enum SIMDMath {
     /// The nearest integer of each lane, for |x| < 2²²: adding 1.5·2²³ puts the integer in the low

@@ -139,7 +139,7 @@ struct TimingBlock {
 /// The local-time kernel: every rule of `MediaTiming` (semantics §2.2–§2.6) for 16 tracks at once.
 ///
 /// **Algorithm.** Per lane, in Double (`SIMD8<Double>` halves; time must stay exact to a microsecond
-/// after 30 days, design.md): `e = (tp − beginTime) · speed`; phase from `e` against 0 and `±AD`
+/// after 30 days, docs/architecture.md): `e = (tp − beginTime) · speed`; phase from `e` against 0 and `±AD`
 /// by the sign of the speed; the raw local time (`e + timeOffset`, or the fill time); the wrap into
 /// `[0, AD)` or `(0, AD]` as `x − AD·⌊x/AD⌋` (exact to an ulp of `x`, against the reference's
 /// `fmod`); the fold `k = ⌊t/P⌋`, `u = t − kP`, the end-inclusive state at `t = AD`, the
@@ -165,15 +165,10 @@ struct TimingBlock {
 /// Double values); progress agrees to a few Double ulps of the local time.
 ///
 /// **Speed.** About 175 instructions per 8 lanes with AVX2 for the general fold (callgrind); its
-/// loads wait on memory unless prefetched (``prefetchDistance``). The plain path cut W2's frames
-/// (all plain) by 12–33 % per family in paired runs on the two cores; folding four plain blocks
-/// at once in one call, with the end state precomputed, cut them by a further 28–35 % (basic,
-/// spring and path families, 8,192 tracks in cache, alternating runs on one core) and W2's
-/// instructions by 16 % (callgrind, perf-reports/2026-11-22-2ba8c92). With 8,192 basic tracks in
-/// cache the timing stage is still about half of the frame. Leaving the iterations out where no
-/// track is cumulative (the `iterations` parameter) took those in-cache frames from 0.035 to
-/// 0.032 ms (basic numbers), 0.063 to 0.054 (paths) and 0.087 to 0.067 (keyframes), medians of
-/// five to seven alternating runs on one core.
+/// loads wait on memory unless prefetched (``prefetchDistance``). Folding four plain blocks at once,
+/// with the end state precomputed, cut W2's basic, spring and path frames by 28–35 %; with 8,192
+/// basic tracks in cache the timing stage is still about half of the frame. The history of these
+/// figures is in `perf-reports/kernel-history.md`.
 struct TimingKernel {
     /// The fold's results for eight lanes.
     typealias Lanes = (progress: SIMD8<Double>, iteration: SIMD8<Double>, weight: SIMD8<Double>, phase: SIMD8<Double>)

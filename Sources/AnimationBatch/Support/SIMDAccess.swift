@@ -1,4 +1,4 @@
-// Loads and stores of whole SIMD blocks through raw pointers. performance-notes.md: building a SIMD
+// Loads and stores of whole SIMD blocks through raw pointers. docs/architecture.md, "Measured facts": building a SIMD
 // vector lane by lane from array subscripts made a kernel 3× slower than scalar code; unaligned raw
 // loads compile to single vector moves (our columns are aligned anyway).
 //

@@ -24,7 +24,7 @@ extension ParallelJob {
 ///
 /// `DispatchQueue.concurrentPerform` — the natural tool — allocates on every call on Linux
 /// (measured here: 2–4 heap blocks per call, the same with the C `dispatch_apply_f`), which breaks
-/// the zero-allocation frame (design.md). This pool creates its threads once. A run publishes its
+/// the zero-allocation frame (docs/architecture.md). This pool creates its threads once. A run publishes its
 /// job by bumping an epoch; every thread (the caller too) takes chunk indices from an atomic
 /// counter until none are left, and the caller waits for the workers to count themselves out.
 /// Nothing allocates per run. Which thread runs which chunk varies; the results do not, since

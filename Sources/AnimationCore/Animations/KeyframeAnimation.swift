@@ -381,7 +381,7 @@ final class KeyframePlan: Sendable {
     }
 
     /// The Hermite segment on values, without intermediate arrays (a frame
-    /// evaluated through the reference allocates nothing; design.md). The same arithmetic, so the
+    /// evaluated through the reference allocates nothing; docs/architecture.md). The same arithmetic, so the
     /// same bits.
     static func hermite(_ a: AnimationValue, _ b: AnimationValue, _ d: [Double], _ s: [Double], _ q: Double) -> AnimationValue {
         let q2 = q * q, q3 = q2 * q

@@ -9,7 +9,7 @@
 /// `value(at:)` solves `Bx(s) = x` for the curve parameter `s` with a bracketed Newton iteration:
 /// every step keeps `[lo, hi]` around the root and falls back to bisection whenever a Newton step
 /// would leave the bracket or stops halving, so it never diverges on steep curves the way Newton
-/// alone from `s = x` does (performance-notes.md, "Bugs other engines shipped"). It runs at most
+/// alone from `s = x` does (docs/architecture.md, "Measured facts", "Bugs other engines shipped"). It runs at most
 /// ``maximumSolverIterations`` steps and in practice 3–6.
 ///
 /// For `x > 0.5` it solves the mirrored curve (the same curve seen from (1, 1) with the parameter
@@ -32,7 +32,7 @@ public struct TimingFunction: Sendable, Hashable, CustomStringConvertible {
     public let y2: Double
 
     /// True when both control points lie on the diagonal: the curve is then `y = x` exactly.
-    /// Faster paths skip the solve for these curves (performance-notes.md: classify identity curves).
+    /// Faster paths skip the solve for these curves (docs/architecture.md, "Measured facts": classify identity curves).
     public let isLinear: Bool
 
     /// The most Newton or bisection steps one `value(at:)` makes. Every step either shrinks the

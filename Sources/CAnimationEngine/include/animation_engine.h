@@ -210,7 +210,7 @@ ae_status ae_engine_read_changes(ae_engine *engine, ae_change *out, size_t capac
 
 /* Timing curves in bulk (workload W1): a batch of `count` cubic-Bézier timing functions
  * (control_points holds x1, y1, x2, y2 per function, x in [0, 1]), evaluated at one input each.
- * Error ≤ 2e-5 (design.md's precision table); see AnimationBatch's TimingCurveBatch. */
+ * Error ≤ 2e-5 (docs/architecture.md's precision table); see AnimationBatch's TimingCurveBatch. */
 typedef struct ae_curve_batch ae_curve_batch;
 ae_status ae_curve_batch_create(const double *control_points, size_t count, ae_curve_batch **out_batch);
 ae_status ae_curve_batch_destroy(ae_curve_batch *batch);
@@ -221,7 +221,7 @@ ae_status ae_curve_batch_evaluate(ae_curve_batch *batch, const float *inputs, fl
  * x outside [0, 1] is clamped; a NaN or infinite x is refused (AE_ERROR_INVALID_ARGUMENT). */
 ae_status ae_timing_function_value(const double control_points[4], double x, double *out_y);
 
-/* Lottie (Bodymovin) files in the subset L1 (AnimationLottie; lottie-semantics.md).
+/* Lottie (Bodymovin) files in the subset L1 (AnimationLottie; docs/lottie.md).
  * A file is read and compiled once for instances fitted into size × size device pixels; a batch
  * evaluates many instances of one or several files, each at its own frame, over all cores, with no
  * allocation per tick. A file outside L1 is refused with AE_ERROR_INVALID_ARGUMENT and a message
