@@ -147,6 +147,16 @@ public final class FrameEvaluator: ParallelJob {
     private var changeCount = 0
     private var changeBase = 0
     private let dispatchCounter = ChunkCounter()
+    /// What the running frame's chunks read, from its plan (``FramePlan``): set when a frame starts,
+    /// let go when it ends, so that nothing of the store's is held between frames.
+    private var batches: [TrackBatch] = []
+    private var nodeBatch: NodeBatch?
+    private var composition: Composition?
+    private var nodeTimes: UnsafeMutablePointer<Double>?
+    /// The running frame's tracks, pending events and time nodes, for sizing and threading.
+    private var trackCount = 0
+    private var pendingEventCount = 0
+    private var nodeCount = 0
     /// The time of the last evaluated frame.
     public private(set) var time: Double = .nan
 
@@ -199,10 +209,10 @@ public final class FrameEvaluator: ParallelJob {
     /// How many chunks the last frame's kernels ran in.
     public var chunkCount: Int { chunks.count }
 
-    private func plan() {
+    private func plan(_ frame: FramePlan) {
         chunks.removeAll(keepingCapacity: true)
         let blocksPerChunk = max(1, (configuration.chunkSize + 15) / 16)
-        for (b, batch) in store.batches.enumerated() {
+        for (b, batch) in frame.batches.enumerated() {
             let blocks = batch.blockCount
             guard blocks > 0 else { continue }
             if let n = configuration.chunksPerBatch {
@@ -247,7 +257,7 @@ public final class FrameEvaluator: ParallelJob {
         // Composition chunks over the fast and transform slots, their changes after the kernel chunks'.
         compositionChunks.removeAll(keepingCapacity: true)
         compositionChangeOffsets.removeAll(keepingCapacity: true)
-        let fast = store.composition.chunkedCount
+        let fast = frame.composition.chunkedCount
         if fast > 0 {
             let size = max(1, configuration.chunkSize)
             // Slots per chunk, but four chunks per thread where there are 256 slots for each: a few
@@ -264,7 +274,7 @@ public final class FrameEvaluator: ParallelJob {
             }
         }
         Self.reserve(&compositionCounts, capacity: &compositionCapacity, compositionChunks.count)
-        plannedVersion = store.version
+        plannedVersion = frame.version
         plannedFastSlots = fast
     }
 
@@ -282,23 +292,39 @@ public final class FrameEvaluator: ParallelJob {
     /// the events and reaps the animations that finished and are removed on completion (§1.4).
     public func evaluate(at time: Double) {
         // Sleeping workers start waking now: they spin by the time the kernels are posted.
-        if configuration.scheduler == .workerPool && runsInParallel { pool?.prepare() }
-        store.updatePlan()
-        store.checkInvariants()   // debug and fuzzing builds only: nothing in release
-        if plannedVersion != store.version || plannedFastSlots != store.composition.chunkedCount || eventsNeeded > eventCapacity {
-            plan()
+        if configuration.scheduler == .workerPool && runsInParallel(trackCount: store.trackCount) { pool?.prepare() }
+        runFrame(store.prepareFrame(), at: time)   // the plan is let go here, before the store changes
+        finishAnimations()
+    }
+
+    /// Runs `frame` at `time`: everything but telling the store what finished.
+    private func runFrame(_ frame: FramePlan, at time: Double) {
+        batches = frame.batches
+        nodeBatch = frame.nodeBatch
+        composition = frame.composition
+        nodeTimes = frame.nodeTimes.base
+        trackCount = frame.trackCount
+        pendingEventCount = frame.pendingEventCount
+        nodeCount = frame.nodes.count
+        defer {
+            batches = []
+            nodeBatch = nil
+            composition = nil
+        }
+        if plannedVersion != frame.version || plannedFastSlots != frame.composition.chunkedCount || eventsNeeded > eventCapacity {
+            plan(frame)
         }
         self.time = time
         eventCount = 0
-        for event in store.pendingEvents { appendEvent(event) }
-        store.pendingEvents.removeAll(keepingCapacity: true)
+        store.takePendingEvents { appendEvent($0) }
 
-        store.evaluateClocks(at: time)   // layers' own times first: tracks and group roots read them
-        evaluateNodes(at: time)
+        // Layers' own times first: tracks and group roots read them.
+        ClockStep.run(frame.clockSteps, at: time, times: frame.nodeTimes.base)
+        evaluateNodes(frame, at: time)
 
         // Room for every slot in the change list: each is listed at most once.
-        let table = store.table
-        let composition = store.composition
+        let table = frame.table
+        let composition = frame.composition
         Self.reserve(&changeStorage, capacity: &changeCapacity, table.pendingChanges.count + kernelChangeRegion
                      + composition.chunkedCount + composition.generalSlots.count + 16)
         changeCount = 0
@@ -308,7 +334,7 @@ public final class FrameEvaluator: ParallelJob {
         }
         changeBase = changeCount
         target = table.target(changes: changeStorage + changeBase)
-        composition.takePointers(of: store.batches)
+        composition.takePointers(of: frame.batches)
 
         // Kernels; each chunk then shows its exclusive tracks' values and collects its tracks'
         // events, each into its own region.
@@ -316,14 +342,16 @@ public final class FrameEvaluator: ParallelJob {
         frameTime = time
         run(.kernels, count: chunks.count)
 
-        compose()
+        compose(table: table, composition: composition)
         gatherTrackEvents()
-        finishAnimations()
     }
 
     /// Whether this frame's chunks run on several threads.
-    private var runsInParallel: Bool {
-        configuration.maximumThreads != 1 && store.trackCount >= configuration.parallelThreshold
+    private var runsInParallel: Bool { runsInParallel(trackCount: trackCount) }
+
+    /// Whether a frame of `trackCount` tracks runs on several threads.
+    private func runsInParallel(trackCount: Int) -> Bool {
+        configuration.maximumThreads != 1 && trackCount >= configuration.parallelThreshold
     }
 
     /// Runs `count` chunks of `stage` on the calling thread or on the configured scheduler.
@@ -354,28 +382,29 @@ public final class FrameEvaluator: ParallelJob {
 
     /// The event storage a frame may need: pending events, a start and a finish per group root,
     /// and the chunks' regions.
-    private var eventsNeeded: Int { store.pendingEvents.count + 2 * store.nodes.count + trackEventRegion + 16 }
+    private var eventsNeeded: Int { pendingEventCount + 2 * nodeCount + trackEventRegion + 16 }
 
     /// Runs chunk `k` of the current stage (on whichever thread the scheduler gives it).
     package func runChunk(_ k: Int) {
         switch stage {
         case .nodes:
-            let chunk = nodeChunks[k], roots = store.nodeBatch
-            roots.evaluate(blocks: chunk.start..<chunk.end, time: frameTime, nodeTimes: UnsafePointer(store.nodeTimes.base))
+            // Set for the frame, before any stage runs.
+            let chunk = nodeChunks[k], roots = nodeBatch.unsafelyUnwrapped, times = nodeTimes.unsafelyUnwrapped
+            roots.evaluate(blocks: chunk.start..<chunk.end, time: frameTime, nodeTimes: UnsafePointer(times))
             nodeEventCounts[k] = Self.collectEvents(of: roots, blocks: chunk.start..<chunk.end, into: nodeEventStorage + 32 * chunk.start)
         case .kernels:
             // Its kernels, then its tracks' events into its own region of the event storage.
             let chunk = chunks[k]
-            let batch = store.batches[Int(chunk.batch)]
+            let batch = batches[Int(chunk.batch)]
             let blocks = Int(chunk.start)..<Int(chunk.end)
-            batch.evaluate(blocks: blocks, time: frameTime, nodeTimes: UnsafePointer(store.nodeTimes.base))
+            batch.evaluate(blocks: blocks, time: frameTime, nodeTimes: UnsafePointer(nodeTimes.unsafelyUnwrapped))   // set for the frame
             let target = self.target.unsafelyUnwrapped   // set before the stage runs
             chunkChangeCounts[k] = batch.present(blocks: blocks, into: target.listing(at: target.changes + chunkChangeOffsets[k],
                                                                                       scratch: chunkScratch + 16 * k))
             chunkEventCounts[k] = Self.collectEvents(of: batch, blocks: blocks, into: eventStorage + trackEventBase + chunkEventOffsets[k])
         case .composition:
             let chunk = compositionChunks[k], target = self.target.unsafelyUnwrapped   // set before the stage runs
-            compositionCounts[k] = store.composition.runChunk(chunk.start..<chunk.end,
+            compositionCounts[k] = composition.unsafelyUnwrapped.runChunk(chunk.start..<chunk.end,   // set for the frame
                                                              into: target.listing(at: target.changes + compositionChangeOffsets[k]))
         }
     }
@@ -386,8 +415,8 @@ public final class FrameEvaluator: ParallelJob {
     /// root reports its start and finish, each at most once, §8.1) go to its own region and are
     /// gathered in block order, so they are the same for any thread count. Nested nodes follow one
     /// by one in the node order, which lists every node after its parent.
-    private func evaluateNodes(at time: Double) {
-        let roots = store.nodeBatch
+    private func evaluateNodes(_ frame: FramePlan, at time: Double) {
+        let roots = frame.nodeBatch
         let blocks = roots.blockCount
         if blocks > 0 {
             let threads = configuration.maximumThreads > 0 ? configuration.maximumThreads : WorkerPool.processorCount
@@ -405,15 +434,15 @@ public final class FrameEvaluator: ParallelJob {
                 for e in 0..<nodeEventCounts[k] { appendEvent(region[e]) }
             }
         }
-        let count = store.nodeOrder.count
+        let count = frame.nodeOrder.count
         guard count > roots.count else { return }
-        store.nodeOrder.withUnsafeBufferPointer { order in
+        frame.nodeOrder.withUnsafeBufferPointer { order in
             // Read only: what a frame writes of a node lives in the frame-state columns. Through
-            // the arrays' buffers, taken once: subscripting the store's arrays per field costs an
-            // exclusivity check and a bounds check each, and copying a node costs retains.
-            store.nodes.withUnsafeBufferPointer { nodes in
+            // the arrays' buffers, taken once: subscripting per field costs a bounds check each,
+            // and copying a node costs retains.
+            frame.nodes.withUnsafeBufferPointer { nodes in
                 // Both arrays hold `count` > 0 elements here: their buffers have a base.
-                Self.evaluateNestedNodes(order.baseAddress!, count: count, nodes: nodes.baseAddress!, times: store.nodeTimes.base)
+                Self.evaluateNestedNodes(order.baseAddress!, count: count, nodes: nodes.baseAddress!, times: frame.nodeTimes.base)
             }
         }
     }
@@ -421,7 +450,7 @@ public final class FrameEvaluator: ParallelJob {
     /// The nested nodes of the order (roots are skipped: ``NodeBatch`` did them): each one's
     /// child time from its parent's (semantics §2.7). Nested nodes report no events: their
     /// animation's are its root's.
-    private static func evaluateNestedNodes(_ order: UnsafePointer<Int32>, count: Int, nodes: UnsafePointer<TrackStore.GroupNode>,
+    private static func evaluateNestedNodes(_ order: UnsafePointer<Int32>, count: Int, nodes: UnsafePointer<TimeNode>,
                                             times: UnsafeMutablePointer<Double>) {
         for position in 0..<count {
             let n = order[position]
@@ -508,16 +537,14 @@ public final class FrameEvaluator: ParallelJob {
     /// then general slots; then the change list in order — pending changes, the kernel chunks'
     /// (exclusive slots, shown by the chunks themselves), the composition chunks', the general
     /// slots'.
-    private func compose() {
-        let table = store.table
+    private func compose(table: PresentationTable, composition: Composition) {
         run(.composition, count: compositionChunks.count)
         // The chunks' changes in chunk order: the kernel chunks', then the composition chunks'.
         Self.gather(into: changeStorage, count: &changeCount, from: changeStorage + changeBase, offsets: chunkChangeOffsets,
                     counts: chunkChangeCounts)
         Self.gather(into: changeStorage, count: &changeCount, from: changeStorage + changeBase, offsets: compositionChangeOffsets,
                     counts: compositionCounts)
-        changeCount += store.composition.composeGeneral(store, time: time, pending: UnsafePointer(table.pending),
-                                                        changes: changeStorage + changeCount)
+        changeCount += composition.composeGeneral(time: time, pending: UnsafePointer(table.pending), changes: changeStorage + changeCount)
         table.clearPendingChanges()
         target = nil
     }

@@ -513,7 +513,7 @@ final class ActionRecord {
     /// The presentation value the key's action started from in tick interval `startTick`.
     var startValue: AnimationValue?
     /// Where the last change of the key touched the engine (`TrackStore.prefetchChange(_:)`).
-    var hints: TrackStore.ChangeHints?
+    var hints: ChangeHints?
 
     init(key: String) { self.key = key }
 

@@ -62,18 +62,19 @@ struct TrackStoreInvariantsTests {
     func corruptedTablesAreNamed() throws {
         let (store, _) = try scene()
         let opacity = Int(store.slot(layer: LayerID(1), property: "opacity")!.index)
-        let track = Int(store.slots[opacity].entries[0].track)
-        store.slots[opacity].entries.removeAll()
+        let track = Int(store.tables.slots[opacity].entries[0].track)
+        store.tables.slots[opacity].entries.removeAll()
         let broken = store.invariantViolations()
         #expect(broken.contains { $0.hasPrefix("track \(track) has 0 entries in slot \(opacity)") }, "\(broken)")
 
         let (other, _) = try scene()
-        other.layerRecords[LayerID(2)]!.slots.removeAll()
+        other.tables.layers[LayerID(2)]!.slots.removeAll()
         #expect(other.invariantViolations().contains { $0.contains("is not listed by its layer") })
 
         let (third, _) = try scene()
-        let t = third.tracks.firstIndex { $0.alive }!
-        third.tracks[t].index = third.tracks[third.tracks.lastIndex { $0.alive && $0.batch == third.tracks[t].batch }!].index
+        let tracks = third.tables.tracks.records
+        let t = tracks.firstIndex { $0.alive }!
+        third.tables.tracks[t].index = tracks[tracks.lastIndex { $0.alive && $0.batch == tracks[t].batch }!].index
         #expect(third.invariantViolations().contains { $0.contains("names track") || $0.contains("names another animation") })
     }
 
@@ -81,8 +82,8 @@ struct TrackStoreInvariantsTests {
     func stalePlanIsNamed() throws {
         let (store, _) = try scene()
         let position = Int(store.slot(layer: LayerID(1), property: "position")!.index)
-        #expect(store.slots[position].entries.count == 2)
-        store.slots[position].entries.reverse()   // behind the plan's back: no replan is asked for
+        #expect(store.tables.slots[position].entries.count == 2)
+        store.tables.slots[position].entries.reverse()   // behind the plan's back: no replan is asked for
         let broken = store.invariantViolations()
         #expect(broken.contains { $0.contains("out of add order") }, "\(broken)")
         #expect(broken.contains { $0.contains("fast slot \(position)'s operation reads other lanes") }, "\(broken)")
@@ -91,7 +92,7 @@ struct TrackStoreInvariantsTests {
     @Test("the report stops at its limit")
     func reportIsBounded() throws {
         let (store, _) = try scene()
-        for s in store.slots.indices { store.slots[s].entries.removeAll() }
+        for s in store.tables.slots.indices { store.tables.slots[s].entries.removeAll() }
         #expect(store.invariantViolations(limit: 3).count == 3)
     }
 }

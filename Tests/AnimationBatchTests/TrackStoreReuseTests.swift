@@ -268,7 +268,7 @@ struct TrackStoreReuseTests {
             script(parks: true) { store, evaluator, log in
                 let layers = (1...24).map { LayerID(UInt64($0)) }
                 var handles: [LayerID: AnimationHandle] = [:]
-                var hints: [TrackStore.ChangeHints] = []
+                var hints: [ChangeHints] = []
                 for (k, layer) in layers.enumerated() {
                     let slot = try? store.setModelValue(.scalar(Double(k) / 24), layer: layer, property: "opacity")
                     handles[layer] = try? store.add(implicit(from: 1, begin: 0, duration: 0.25 + Double(k % 5) * 0.1), layer: layer, forKey: "opacity")

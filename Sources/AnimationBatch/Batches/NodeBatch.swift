@@ -52,7 +52,7 @@ final class NodeBatch: TrackBatch {
     }
 
     override func evaluate(blocks: Range<Int>, time: Double, nodeTimes: UnsafePointer<Double>) {
-        let times = self.times.base, nodes = trackID.base, duration = self.duration.base, linear = self.linear.base
+        let times = self.times.base, nodes = trackID.base, duration = timingColumns.duration.base, linear = self.linear.base
         let count = self.count
         functions.withUnsafeBufferPointer { functions in
             evaluateTimed(blocks: blocks, time: time, nodeTimes: nodeTimes) { i, timing in

@@ -85,7 +85,7 @@ final class ReferenceBatch: TrackBatch {
                 if timing.weight[lane] != 0 {
                     let progress = lane < 8 ? timing.progressLow[lane] : timing.progressHigh[lane - 8]
                     let state = TimingState(phase: .active, contributes: true, activeTime: 0,
-                                            iteration: Double(timing.iteration[lane]), basicTime: progress * duration[t],
+                                            iteration: Double(timing.iteration[lane]), basicTime: progress * timingColumns.duration[t],
                                             progress: progress)
                     if let v = animations[t].value(in: state, base: model) {
                         shown = modes[t] == 3 ? model.adding(v) : v

@@ -84,7 +84,7 @@ final class SpringBatch: InterpolatingBatch {
     override func evaluate(blocks: Range<Int>, time: Double, nodeTimes: UnsafePointer<Double>) {
         let out = outputPointers
         let start = self.start.pointers, delta = self.delta.pointers
-        let rate = self.rate.base, frequency = self.frequency.base, coefficient = self.coefficient.base, duration = self.duration.base
+        let rate = self.rate.base, frequency = self.frequency.base, coefficient = self.coefficient.base, duration = timingColumns.duration.base
         let width = self.width, regime = self.regime
         evaluateCurved(blocks: blocks, time: time, nodeTimes: nodeTimes) { i, timing, f in
             let ahead = i + TimingKernel.prefetchDistance

@@ -90,18 +90,10 @@ class TrackBatch {
     /// The raw ``AnimationHandle`` of the top-level animation each track belongs to.
     let animationID = Column<UInt64>(fill: 0)
 
-    let beginTime = Column<Double>(fill: .infinity)   // padding lanes never begin
-    let speed = Column<Double>(fill: 1)
-    let timeOffset = Column<Double>(fill: 0)
-    let duration = Column<Double>(fill: 1)
-    let activeDuration = Column<Double>(fill: 1)
-    let endProgress = Column<Double>(fill: 1)
-    let endIteration = Column<Float>(fill: 0)
-    let flags = Column<UInt8>(fill: 0)
-    let group = Column<Int32>(fill: -1)
-    /// The timing's fold class (``CompiledTiming/foldClass``): 2 plain (padding lanes are), 1
-    /// forward, 0 general.
-    let plain = Column<UInt8>(fill: 2)
+    /// Each track's timing (``CompiledTiming``), and its value flags.
+    let timingColumns = TimingColumns()
+    /// The flag bytes (``TimingColumns/flags``), read by the batches' value kernels too.
+    var flags: Column<UInt8> { timingColumns.flags }
     let curves = CurveStorage()
     let state = Column<UInt8>(fill: TrackState.neverEvaluated)
 
@@ -142,19 +134,10 @@ class TrackBatch {
 
     deinit { sink.deallocate() }   // `shownRow`'s fill; lives as long as the batch that owns both
 
-    var timingKernel: TimingKernel {
-        TimingKernel(beginTime: beginTime.base, speed: speed.base, timeOffset: timeOffset.base, duration: duration.base,
-                     activeDuration: activeDuration.base, endProgress: endProgress.base,
-                     endIteration: endIteration.base, flags: flags.base, group: group.base,
-                     plain: plain.base)
-    }
+    var timingKernel: TimingKernel { TimingKernel(timingColumns) }
 
     /// Blocks of 16 covering the tracks.
     var blockCount: Int { (count + 15) / 16 }
-
-    /// The timing's Double columns, listed once (an array built per removal allocated in frames
-    /// that reap).
-    private lazy var doubleColumns: [Column<Double>] = [beginTime, speed, timeOffset, duration, activeDuration, endProgress]
 
     // MARK: Storage (subclasses extend)
 
@@ -169,11 +152,7 @@ class TrackBatch {
         let n = count
         trackID.reserve(needed, count: n)
         animationID.reserve(needed, count: n)
-        for c in doubleColumns { c.reserve(needed, count: n) }
-        endIteration.reserve(needed, count: n)
-        flags.reserve(needed, count: n)
-        group.reserve(needed, count: n)
-        plain.reserve(needed, count: n)
+        for c in timingColumns.all { c.reserve(needed, count: n) }
         curves.reserve(needed, count: n)
         state.reserve(needed, count: n)
         outputs.reserve(needed, count: n)
@@ -204,36 +183,16 @@ class TrackBatch {
     }
 
     /// Stores track `i`'s timing, leaving its curve as it is.
-    func setTiming(_ i: Int, _ t: CompiledTiming) {
-        beginTime[i] = t.beginTime
-        speed[i] = t.speed
-        timeOffset[i] = t.timeOffset
-        duration[i] = t.duration
-        activeDuration[i] = t.activeDuration
-        endProgress[i] = t.endProgress
-        endIteration[i] = t.endIteration
-        flags[i] = t.flags | (flags[i] & ~CompiledTiming.timingMask)
-        group[i] = t.group
-        plain[i] = t.foldClass
-    }
+    func setTiming(_ i: Int, _ t: CompiledTiming) { timingColumns.store(t, at: i) }
 
     /// Starts loading lane `i`'s lines in the columns taking its track over writes (timing,
     /// identity, state, the value beneath; ``TrackStore/retargetImplicit``). A hint: lane `i`
     /// need not exist (a prefetch never faults), and results do not change.
     func prefetchLane(_ i: Int) {
         guard i >= 0, i < count else { return }
-        // Lane `i` is below `count`: inside every column's storage. One call per column (a list
-        // of the pointers would be an allocation per change).
-        animation_prefetch_write(beginTime.base + i)
-        animation_prefetch_write(speed.base + i)
-        animation_prefetch_write(timeOffset.base + i)
-        animation_prefetch_write(duration.base + i)
-        animation_prefetch_write(activeDuration.base + i)
-        animation_prefetch_write(endProgress.base + i)
-        animation_prefetch_write(endIteration.base + i)
-        animation_prefetch_write(flags.base + i)
-        animation_prefetch_write(group.base + i)
-        animation_prefetch_write(plain.base + i)
+        // Lane `i` is below `count`: inside every column's storage. The timing columns through
+        // their stored list (no allocation per change).
+        for c in timingColumns.all { c.prefetchForWriting(i) }
         animation_prefetch_write(state.base + i)
         animation_prefetch_write(animationID.base + i)
         for c in 0..<width { animation_prefetch_write(base.pointers[c] + i) }   // `width` pointers, each to a column of `count`+
@@ -245,19 +204,7 @@ class TrackBatch {
 
     /// Track `i`'s timing as ``setTiming(_:_:)`` stored it (its timing flags only): what parking
     /// keeps, so that taking the lane over restores it without the animation's existential.
-    func timing(_ i: Int) -> CompiledTiming {
-        var t = CompiledTiming.padding
-        t.beginTime = beginTime[i]
-        t.speed = speed[i]
-        t.timeOffset = timeOffset[i]
-        t.duration = duration[i]
-        t.activeDuration = activeDuration[i]
-        t.endProgress = endProgress[i]
-        t.endIteration = endIteration[i]
-        t.flags = flags[i] & CompiledTiming.timingMask
-        t.group = group[i]
-        return t
-    }
+    func timing(_ i: Int) -> CompiledTiming { timingColumns.load(i) }
 
     /// Sets or clears a value flag of track `i` (``CompiledTiming/cumulative``, ``CompiledTiming/addsBase``).
     func setFlag(_ i: Int, _ flag: UInt8, _ on: Bool) {
@@ -294,11 +241,7 @@ class TrackBatch {
         if i != last {
             trackID[i] = trackID[last]
             animationID[i] = animationID[last]
-            for c in doubleColumns { c[i] = c[last] }
-            endIteration[i] = endIteration[last]
-            flags[i] = flags[last]
-            group[i] = group[last]
-            plain[i] = plain[last]
+            for c in timingColumns.all { c.move(last, to: i) }
             curves.move(last, to: i)
             state[i] = state[last]
             outputs.move(last, to: i)

@@ -9,7 +9,7 @@ enum TrackCompiler {
     /// (paced modes ignore the animation's, §5.5). `floatCurvesSuffice` is false for matrix values
     /// and for keyframe curves too steep for the Float curve kernel: the reference evaluates them.
     static func batch(for animation: any PropertyAnimation, valueKind: ValueKind,
-                      floatCurvesSuffice: Bool) -> (key: TrackStore.BatchKey, curve: TimingFunction?) {
+                      floatCurvesSuffice: Bool) -> (key: BatchKey, curve: TimingFunction?) {
         let width = valueKind.componentCount
         switch animation {
         case _ where !floatCurvesSuffice:

@@ -135,7 +135,11 @@ final class Composition {
     private(set) var batchPointers: UnsafeMutablePointer<BatchPointers>
     private var batchCapacity = 8
 
-    init() {
+    /// The engine's records, which the general path and the invariant check read.
+    private let tables: EngineTables
+
+    init(tables: EngineTables) {
+        self.tables = tables
         batchPointers = .allocate(capacity: 8)
     }
 
@@ -196,16 +200,16 @@ final class Composition {
 
     /// Plans composed slot `s` (it has no operation): on the fast path if it can take it,
     /// otherwise on the general one.
-    func plan(_ s: Int32, record: borrowing TrackStore.SlotRecord, location: SlotLocation,
-              tracks: UnsafeBufferPointer<TrackStore.TrackRecord>) {
+    func plan(_ s: Int32, record: borrowing SlotRecord, location: SlotLocation,
+              tracks: UnsafeBufferPointer<TrackRecord>) {
         if planFast(s, record: record, location: location, tracks: tracks) { return }
         if planTransform(s, record: record, location: location, tracks: tracks) { return }
         generalSlots.append(s)
         place[Int(s)] = -Int32(generalSlots.count)
     }
 
-    private func planFast(_ s: Int32, record: borrowing TrackStore.SlotRecord, location: SlotLocation,
-                          tracks: UnsafeBufferPointer<TrackStore.TrackRecord>) -> Bool {
+    private func planFast(_ s: Int32, record: borrowing SlotRecord, location: SlotLocation,
+                          tracks: UnsafeBufferPointer<TrackRecord>) -> Bool {
         switch record.kind {
         case .scalar, .point, .size, .rect, .color: break
         default: return false   // transforms: fields are set through decomposition
@@ -229,8 +233,8 @@ final class Composition {
         return true
     }
 
-    private func planTransform(_ s: Int32, record: borrowing TrackStore.SlotRecord, location: SlotLocation,
-                               tracks: UnsafeBufferPointer<TrackStore.TrackRecord>) -> Bool {
+    private func planTransform(_ s: Int32, record: borrowing SlotRecord, location: SlotLocation,
+                               tracks: UnsafeBufferPointer<TrackRecord>) -> Bool {
         guard case .transform(let model) = record.model, let parts = Self.planarParts(of: model) else { return false }
         for entry in record.entries where !entry.isRotation {
             let track = tracks[Int(entry.track)]
@@ -283,11 +287,11 @@ final class Composition {
 
     /// The plan's part of ``TrackStore/invariantViolations(limit:)``: the place table and the
     /// operation lists name each other; every slot not waiting to be planned again
-    /// (``TrackStore/isDirty(_:)``) has the operation its entries call for — none for an exclusive
+    /// (``SlotPlanner/isDirty(_:)``) has the operation its entries call for — none for an exclusive
     /// slot, whose track shows into the slot's row itself — at the slot's current row, reading its
     /// tracks' current lanes in composition order.
-    func checkPlan(of store: TrackStore, into report: inout InvariantReport) {
-        report.check(place.count >= store.slots.count, "the plan has places for \(place.count) of \(store.slots.count) slots")
+    func checkPlan(isDirty: (Int32) -> Bool, into report: inout InvariantReport) {
+        report.check(place.count >= tables.slots.count, "the plan has places for \(place.count) of \(tables.slots.count) slots")
         report.check(garbage >= 0 && garbage <= fastEntries.count, "the plan counts \(garbage) unused of \(fastEntries.count) entries")
         func placed(_ s: Int32, _ expected: Int32, _ what: String) {
             report.check(s >= 0 && Int(s) < place.count && place[Int(s)] == expected, "\(what) for slot \(s) is not where its place says")
@@ -299,26 +303,26 @@ final class Composition {
         let placedCount = place.count { $0 != 0 }
         report.check(placedCount == operations, "\(placedCount) slots have a place for \(operations) operations")
 
-        func entriesMatch(_ range: Range<Int32>, _ slot: TrackStore.SlotRecord) -> Bool {
+        func entriesMatch(_ range: Range<Int32>, _ slot: SlotRecord) -> Bool {
             guard range.lowerBound >= 0, Int(range.upperBound) <= fastEntries.count, range.count == slot.entries.count else { return false }
             return zip(fastEntries[Int(range.lowerBound)..<Int(range.upperBound)], slot.entries).allSatisfy { planned, entry in
-                let track = store.tracks[Int(entry.track)]
+                let track = tables.tracks[Int(entry.track)]
                 return planned.batch == track.batch && planned.index == track.index
             }
         }
-        for s in store.slots.indices where !store.isDirty(Int32(s)) && !report.isFull {
-            let slot = store.slots[s]
+        for s in tables.slots.indices where !isDirty(Int32(s)) && !report.isFull {
+            let slot = tables.slots[s]
             let p = s < place.count ? place[s] : 0
-            guard slot.alive, !slot.entries.isEmpty, slot.entries.allSatisfy({ store.tracks[Int($0.track)].alive }) else {
+            guard slot.alive, !slot.entries.isEmpty, slot.entries.allSatisfy({ tables.tracks[Int($0.track)].alive }) else {
                 report.check(p == 0, "slot \(s) has an operation but is free or unanimated")
                 continue
             }
-            let location = store.table.locations[s]
-            if store.isExclusive(slot: Int32(s)) {
+            let location = tables.table.locations[s]
+            if tables.isExclusive(slot: Int32(s)) {
                 report.check(p == 0, "exclusive slot \(s) has an operation")
-                let track = store.tracks[Int(slot.entries[0].track)]
-                let shown = store.batches[Int(track.batch)].shownRow[Int(track.index)]
-                report.check(shown == store.table.rowPointer(ofSlot: Int32(s)), "exclusive slot \(s)'s track shows into another row")
+                let track = tables.tracks[Int(slot.entries[0].track)]
+                let shown = tables.batches[Int(track.batch)].shownRow[Int(track.index)]
+                report.check(shown == tables.table.rowPointer(ofSlot: Int32(s)), "exclusive slot \(s)'s track shows into another row")
             } else if p >= Self.transformPlace {
                 let f = transformSlots[Int(p - Self.transformPlace)]
                 report.check(f.column == location.column && f.row == location.row, "transform slot \(s)'s operation writes an old row")
@@ -552,17 +556,16 @@ final class Composition {
     /// The general slots, on the calling thread after the chunks: each slot's value into its row;
     /// those that changed (and that `pending` does not list) are listed at `changes`. Returns how
     /// many it listed.
-    func composeGeneral(_ store: TrackStore, time: Double, pending: UnsafePointer<UInt8>,
-                        changes: UnsafeMutablePointer<SlotHandle>) -> Int {
+    func composeGeneral(time: Double, pending: UnsafePointer<UInt8>, changes: UnsafeMutablePointer<SlotHandle>) -> Int {
         guard !generalSlots.isEmpty else { return 0 }
         var count = 0
-        let table = store.table
-        // Slots and tracks are reached through their buffers: subscripting the store's arrays
+        let table = tables.table
+        // Slots and tracks are reached through their buffers: subscripting the tables' arrays
         // copies a whole record per access.
-        store.tracks.withUnsafeBufferPointer { tracks in
-            store.slots.withUnsafeBufferPointer { slots in
+        tables.tracks.withUnsafeBufferPointer { tracks in
+            tables.slots.withUnsafeBufferPointer { slots in
                 for s in generalSlots {
-                    let value = Self.composedValue(of: slots[Int(s)], store: store, tracks: tracks, time: time)
+                    let value = Self.composedValue(of: slots[Int(s)], tables: tables, tracks: tracks, time: time)
                     if PresentationTable.replace(table.rowPointer(ofSlot: s), with: value, width: slots[Int(s)].kind.componentCount)
                         && pending[Int(s)] == 0 {
                         changes[count] = SlotHandle(index: s, generation: table.locations[Int(s)].generation)
@@ -576,12 +579,12 @@ final class Composition {
 
     /// One slot's value by the general path: its model value, then its entries in add order
     /// (semantics §8.4), and the rotation of path animations with a rotation mode (§5.7).
-    private static func composedValue(of slot: TrackStore.SlotRecord, store: TrackStore,
-                                      tracks: UnsafeBufferPointer<TrackStore.TrackRecord>, time: Double) -> AnimationValue {
+    private static func composedValue(of slot: SlotRecord, tables: EngineTables,
+                                      tracks: UnsafeBufferPointer<TrackRecord>, time: Double) -> AnimationValue {
         var accumulated = slot.model
         for entry in slot.entries {
             let t = Int(entry.track)
-            let batch = store.batches[Int(tracks[t].batch)]
+            let batch = tables.batches[Int(tracks[t].batch)]
             let i = Int(tracks[t].index)
             guard batch.state[i] & TrackState.contributes != 0 else { continue }
             if entry.isRotation {
@@ -608,8 +611,8 @@ final class Composition {
             case .recompute:
                 // The reference's own timing state, in Double, at the track's parent time.
                 guard let animation = tracks[t].leaf?.animation else { continue }
-                let group = batch.group[i]
-                let parentTime = group >= 0 ? store.nodeTimes[Int(group)] : time
+                let group = batch.timingColumns.group[i]
+                let parentTime = group >= 0 ? tables.nodeTimes[Int(group)] : time
                 let state = animation.timing.state(atParentTime: parentTime)
                 guard state.contributes, let v = animation.value(in: state, base: base) else { continue }
                 value = v

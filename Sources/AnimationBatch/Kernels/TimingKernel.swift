@@ -185,6 +185,20 @@ struct TimingKernel {
     /// The track's fold class (``CompiledTiming/foldClass``): 2 plain, 1 forward, 0 general.
     let plain: UnsafeMutablePointer<UInt8>
 
+    /// The kernel over `columns` (valid until they grow: taken per frame).
+    init(_ columns: TimingColumns) {
+        beginTime = columns.beginTime.base
+        speed = columns.speed.base
+        timeOffset = columns.timeOffset.base
+        duration = columns.duration.base
+        activeDuration = columns.activeDuration.base
+        endProgress = columns.endProgress.base
+        endIteration = columns.endIteration.base
+        flags = columns.flags.base
+        group = columns.group.base
+        plain = columns.plain.base
+    }
+
     /// How far ahead (in tracks) the kernels prefetch the columns they stream: 256 tracks, 2 KiB of
     /// a Double column. A frame streams 20 to 30 columns at once, more than the hardware
     /// prefetchers follow: in paired runs on the two cores (same moment, same noise), the timing

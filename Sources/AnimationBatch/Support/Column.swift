@@ -113,3 +113,17 @@ func allocateStorage<Element: BitwiseCopyable>(count: Int, fill: Element) -> Uns
 func freeStorage<Element: BitwiseCopyable>(_ storage: UnsafeMutablePointer<Element>, count: Int) {
     animation_free_columns(storage, count * MemoryLayout<Element>.stride)
 }
+
+/// What a batch does to every column of a lane alike, whatever the column's element: grow it,
+/// move a lane within it, ask for a lane's line. Lets a batch keep one list of its columns.
+protocol LaneColumn: AnyObject {
+    func reserve(_ needed: Int, count: Int)
+    func move(_ from: Int, to: Int)
+    func prefetchForWriting(_ i: Int)
+}
+
+extension Column: LaneColumn {
+    @inline(__always) func move(_ from: Int, to: Int) { base[to] = base[from] }
+    /// A hint: `i` below the capacity keeps the address inside the column (a prefetch never faults).
+    @inline(__always) func prefetchForWriting(_ i: Int) { animation_prefetch_write(base + i) }
+}
