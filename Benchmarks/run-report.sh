@@ -32,13 +32,16 @@ else
     w2=10000; w1count=100000; icrepeats=5; figures=(--w1 1000000 --properties 1000000 --frames 120)
 fi
 
-echo "== building (engine native for the shim and batch-figures; portable for callgrind) =="
-# Each flag set has its own scratch folder, so that builds never invalidate each other.
+echo "== building (engine native for the shim and batch-figures; portable for the rest) =="
+# Two builds of the engine, each in its own scratch folder of the benchmark package (so that they
+# never invalidate each other): native (-march=native) for the shim and batch-figures, portable for
+# package-benchmark, callgrind, batch-figures and the report tool. batch-figures is the root
+# package's product, built here as a dependency's: the same engine build serves it.
 (cd Benchmarks && swift build -c release "${native[@]}" --scratch-path .build-native --product engine-shim 2>&1 | tail -n 1)
-(cd Benchmarks && swift build -c release --scratch-path .build-portable --product instruction-count 2>&1 | tail -n 1)
-(cd Benchmarks && swift build -c release --product perf-report 2>&1 | tail -n 1)
-swift build -c release "${native[@]}" --scratch-path .build-native --product batch-figures 2>&1 | tail -n 1
-swift build -c release --product batch-figures 2>&1 | tail -n 1
+(cd Benchmarks && swift build -c release "${native[@]}" --scratch-path .build-native --product batch-figures 2>&1 | tail -n 1)
+for product in instruction-count perf-report batch-figures; do
+    (cd Benchmarks && swift build -c release --product "$product" 2>&1 | tail -n 1)
+done
 
 cpu=$(grep -m1 "model name" /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//' || echo unknown)
 cat > "$out/environment.json" <<JSON
@@ -59,12 +62,12 @@ echo "== Swift suites (package-benchmark) =="
 mv "$out/Current_run.jmh.json" "$out/swift.jmh.json"
 
 echo "== batch-figures, native and portable =="
-.build-native/release/batch-figures "${figures[@]}" --json > "$out/figures-native.json"
-.build/release/batch-figures "${figures[@]}" --json > "$out/figures-portable.json"
+Benchmarks/.build-native/release/batch-figures "${figures[@]}" --json > "$out/figures-native.json"
+Benchmarks/.build/release/batch-figures "${figures[@]}" --json > "$out/figures-portable.json"
 
 echo "== instructions per evaluation (callgrind) =="
 binary=$(mktemp)
-objcopy --strip-debug Benchmarks/.build-portable/release/instruction-count "$binary"   # valgrind 3.19 cannot read DWARF 5
+objcopy --strip-debug Benchmarks/.build/release/instruction-count "$binary"   # valgrind 3.19 cannot read DWARF 5
 count() {  # workload size repeats → {"instructions": …, "evaluations": …}
     local cg; cg=$(mktemp)
     local info; info=$(valgrind --tool=callgrind --callgrind-out-file="$cg" --toggle-collect='*measuredWork*' "$binary" "$1" "$2" "$3" 2>/dev/null)

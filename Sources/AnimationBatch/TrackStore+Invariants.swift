@@ -35,7 +35,9 @@ extension TrackStore {
     ///   parents before children; layer clocks have live nodes of their own;
     /// - the composition plan: every slot that is not waiting to be planned again has the
     ///   operation its entries call for (none when exclusive or unanimated), at its current row,
-    ///   reading its tracks' current lanes.
+    ///   reading its tracks' current lanes;
+    /// - the presentation table: its raw arrays agree with its columns, every row names a slot
+    ///   whose location names it back, and its pending list and flags agree.
     public func invariantViolations(limit: Int = 20) -> [String] {
         var report = InvariantReport(limit: limit)
         checkFreeLists(&report)
@@ -45,20 +47,22 @@ extension TrackStore {
         checkLayers(&report)
         planner.check(into: &report)
         clocks.check(into: &report)
+        table.check(into: &report)
         return report.lines
     }
 }
 
-/// Broken invariants as they are found, up to a limit (a corrupted store could break thousands).
-struct InvariantReport {
-    let limit: Int
-    private(set) var lines: [String] = []
+/// Broken invariants as they are found, up to a limit (a corrupted store could break thousands):
+/// the report every invariant check of the engine and its front ends writes to.
+package struct InvariantReport {
+    package let limit: Int
+    package private(set) var lines: [String] = []
 
-    init(limit: Int) { self.limit = max(1, limit) }
+    package init(limit: Int) { self.limit = max(1, limit) }
 
-    var isFull: Bool { lines.count >= limit }
+    package var isFull: Bool { lines.count >= limit }
 
-    mutating func check(_ condition: @autoclosure () -> Bool, _ message: @autoclosure () -> String) {
+    package mutating func check(_ condition: @autoclosure () -> Bool, _ message: @autoclosure () -> String) {
         guard !isFull, !condition() else { return }
         lines.append(message())
     }

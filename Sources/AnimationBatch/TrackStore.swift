@@ -101,9 +101,10 @@ public final class TrackStore {
 
     /// ``setModelValue(_:layer:property:)`` for a slot already found: false, changing nothing,
     /// for a stale handle or a value of another kind (the caller then goes by layer and key,
-    /// which creates the slot or names the error). Spares a caller that keeps slot handles (the
-    /// layer tree's action records) the look-up.
-    package func setModelValue(_ value: AnimationValue, slot: SlotHandle) -> Bool {
+    /// which creates the slot or names the error). Spares a host that keeps slot handles (as
+    /// LayerTree's action records do) the look-up by layer and property.
+    @discardableResult
+    public func setModelValue(_ value: AnimationValue, slot: SlotHandle) -> Bool {
         guard let s = tables.resolve(slot), tables.slots[s].kind == value.kind else { return false }
         compiler.writeModel(value, into: s)
         return true
@@ -389,9 +390,10 @@ public final class TrackStore {
             .map { tables.handle(ofAnimation: Int32($0)) }
     }
 
-    // MARK: Implicit changes (LayerTree's fast path)
+    // MARK: Implicit changes (a host's property changed again and again)
 
-    /// An implicit action's animation added again (LayerTree's fast path, semantics §10): what
+    /// An implicit action's animation added again (semantics §10; LayerTree's property changes
+    /// go through it, and any host that runs Core Animation's implicit actions can): what
     /// ``add(_:layer:forKey:)`` does with a copy of animation `handle` (a basic or spring animation
     /// under `key` on `layer`) that animates from `from` to the value beneath (no `to`, no `by`)
     /// and begins at `beginTime` — the old one stops `replaced` unless it finished, the copy goes
@@ -406,20 +408,23 @@ public final class TrackStore {
     /// track; the caller then adds the copy through ``add(_:layer:forKey:)``, which gives the
     /// same result. The caller vouches that the copy equals the animation but for its values and
     /// begin time.
-    package func retargetImplicit(_ handle: AnimationHandle, layer: LayerID, forKey key: String,
+    public func retargetImplicit(_ handle: AnimationHandle, layer: LayerID, forKey key: String,
                                   from: AnimationValue, beginTime: Double) -> AnimationHandle? {
         parking.retargetImplicit(handle, layer: layer, forKey: key, from: from, beginTime: beginTime)
     }
 
-    /// The hints for the next change of `slot` with `animation` taken over, taken now (while the
-    /// lines are in cache, right after a change): ``ChangeHints``.
-    package func changeHints(slot: SlotHandle, animation: AnimationHandle?) -> ChangeHints {
+    /// Where the next change of `slot` (with `animation` retargeted by
+    /// ``retargetImplicit(_:layer:forKey:from:beginTime:)``) will touch the store's memory, taken
+    /// now, while those lines are in cache right after a change: give them to
+    /// ``prefetchChange(_:)`` just before the next change of the same property, and its cold
+    /// lines load together instead of one after another (``ChangeHints``).
+    public func changeHints(slot: SlotHandle, animation: AnimationHandle?) -> ChangeHints {
         ChangeHints(tables: tables, planner: planner, slot: slot, animation: animation)
     }
 
-    /// Starts loading the lines `hints` name (``ChangeHints/prefetch(in:)``): a hint, results do
-    /// not change.
-    package func prefetchChange(_ hints: ChangeHints) {
+    /// Starts loading the lines `hints` name (``changeHints(slot:animation:)``): a hint, never a
+    /// fault — stale hints load other lines — and results do not change.
+    public func prefetchChange(_ hints: ChangeHints) {
         hints.prefetch(in: tables)
     }
 

@@ -71,6 +71,7 @@ public func fuzzLottie(_ bytes: [UInt8]) throws {
     for (i, f) in zip(instances, frames) { batch.setFrame(f, of: i) }
     batch.tick()
     try check(batch.overflowCount == 0, "the batch dropped elements (\(batch.overflowCount))")
+    try checkInvariants(of: batch, "after the first tick")
     // Every file, ordinary numbers or not: numbers past what single precision holds (a position
     // of 1e117) are stored as the infinity Float rounds them to, as the reference's are.
     for (i, f) in zip(instances, frames) {
@@ -81,10 +82,18 @@ public func fuzzLottie(_ bytes: [UInt8]) throws {
     // Removal: the last instance takes number 0; after a compaction and a tick every instance
     // still draws its own frame.
     try check(try batch.remove(0) == frames.count - 1, "removing instance 0 did not move the last one")
+    try checkInvariants(of: batch, "after a removal")
     batch.compact()
+    try checkInvariants(of: batch, "after a compaction")
     batch.tick()
     for (i, f) in [frames[3], frames[1], frames[2]].enumerated() {
         try check(LottieBatch.storesReference(batch.nodes(of: i), animation.nodes(atFrame: f, size: 128)),
                   "after a removal, instance \(i) at frame \(f) differs from the reference")
     }
+}
+
+/// Fails with the batch's broken invariants (``LottieBatch/invariantViolations(limit:)``), if any.
+private func checkInvariants(of batch: LottieBatch, _ when: String) throws {
+    let broken = batch.invariantViolations()
+    try check(broken.isEmpty, "LottieBatch invariants broken \(when): \(broken.joined(separator: "; "))")
 }

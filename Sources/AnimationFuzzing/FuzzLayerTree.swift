@@ -11,10 +11,12 @@ import LayerTree
 /// stopped, may remove layers, remove or add animations and write the model: changes from a
 /// callback during a tick.
 ///
-/// Checked after every step: each animation the context accepted has been told its start at most
-/// once and its stop at most once, never a start after its stop; after each tick the
-/// presentation values of every layer in the tree are finite when every number given was
-/// ordinary. At the end (open transactions committed, every layer removed, two more ticks):
+/// Checked after every step: the tree's, the context's and the engine's invariants hold
+/// (`LayerContext.invariantViolations(limit:)`, `TrackStore.invariantViolations(limit:)`); each
+/// animation the context accepted has been told its start at most once and its stop at most once,
+/// never a start after its stop; after each tick the presentation values of every layer in the tree
+/// are finite when every number given was ordinary. At the end (open transactions committed, every
+/// layer removed, two more ticks):
 /// every accepted animation has stopped exactly once (one added outside the tree and removed
 /// before its layer joined never ran, and is told nothing), every completion block has run
 /// exactly once, and the engine holds no animation and no track.
@@ -142,6 +144,8 @@ public func fuzzLayerTree(_ bytes: [UInt8]) throws {
         }
         do {
             for recorder in recorders { try recorder.checkOnce() }
+            let broken = context.invariantViolations() + context.store.invariantViolations()
+            try check(broken.isEmpty, "invariants broken: \(broken.joined(separator: "; "))")
         } catch let failure as FuzzFailure {
             throw FuzzFailure("\(failure.description); steps: \(trace.joined(separator: "; "))")
         }

@@ -64,7 +64,8 @@ public final class LottieBatch {
     private(set) var programs: [LottieProgram] = []
     private var programOf: [Int] = []
     private var frames: [Double] = []
-    private var outputs: [Output] = []
+    /// Each instance's output region (internal: the invariant tests corrupt it on purpose).
+    var outputs: [Output] = []
     // Every instance's output, one after another (raw memory, sized by `add`, freed in deinit).
     private var nodes: UnsafeMutableBufferPointer<NodeRecord> = .init(start: nil, count: 0)
     private var kinds: UnsafeMutableBufferPointer<UInt8> = .init(start: nil, count: 0)
@@ -310,6 +311,7 @@ public final class LottieBatch {
 
     /// Evaluates every instance at its frame (all cores; no allocation).
     public func tick() {
+        checkInvariants()   // debug and fuzzing builds only: nothing in release
         let chunks = (frames.count + Self.chunkSize - 1) / Self.chunkSize
         guard chunks > 0 else { return }
         if job == nil { job = TickJob(batch: self) }
@@ -384,6 +386,85 @@ public final class LottieBatch {
         let o = outputs[instance]
         body(LottieGeometryView(nodes: UnsafeBufferPointer(rebasing: nodes[o.nodeStart..<o.nodeStart + o.nodeCount]),
                                 kinds: UnsafePointer(kindBase + o.kindStart), numbers: UnsafePointer(numberBase + o.numberStart)))
+    }
+}
+
+// MARK: Invariants
+
+extension LottieBatch {
+    /// Checks that the instances' output regions and the batch's bookkeeping agree (the list is
+    /// ``invariantViolations(limit:)``'s), and stops the program with the first broken ones. Debug
+    /// and fuzzing builds run it before every tick; release builds compile it to nothing.
+    @inlinable
+    public func checkInvariants() {
+        #if DEBUG || FUZZING
+        let broken = invariantViolations(limit: 10)
+        precondition(broken.isEmpty, "LottieBatch invariants broken:\n" + broken.joined(separator: "\n"))
+        #endif
+    }
+
+    /// Every broken invariant, each described (at most `limit`); empty when the batch is
+    /// consistent. O(instances + the nodes and elements they drew); it allocates.
+    ///
+    /// What it checks:
+    /// - every instance has a program, a frame and an output region; every program has a list of
+    ///   free regions;
+    /// - every region, an instance's or a free one, lies inside the buffers, with room for its
+    ///   program's bounds, and no two regions overlap;
+    /// - the used and free byte counts are the sums of the regions';
+    /// - each drawn node lies inside its instance's region: its elements within the region's
+    ///   elements, its numbers (two per move and line, six per curve) within the region's numbers.
+    public func invariantViolations(limit: Int = 20) -> [String] {
+        var report = InvariantReport(limit: limit)
+        report.check(programOf.count == frames.count && outputs.count == frames.count,
+                     "\(frames.count) frames, \(programOf.count) programs and \(outputs.count) outputs for the instances")
+        report.check(freeRegions.count == programs.count, "\(freeRegions.count) free lists for \(programs.count) programs")
+        report.check(nodeTotal <= nodes.count && kindTotal <= kinds.count && numberTotal <= numbers.count,
+                     "the regions reach past the buffers")
+        var regions: [(output: Output, program: Int, instance: Int?)] = []
+        for i in outputs.indices where i < programOf.count { regions.append((outputs[i], programOf[i], i)) }
+        for (p, free) in freeRegions.enumerated() { for o in free { regions.append((o, p, nil)) } }
+        var used = 0, unused = 0
+        var nodeSpans: [(Int, Int)] = [], kindSpans: [(Int, Int)] = [], numberSpans: [(Int, Int)] = []
+        for (o, p, instance) in regions where !report.isFull {
+            let name = instance.map { "instance \($0)" } ?? "a free region of program \(p)"
+            guard p >= 0, p < programs.count else {
+                report.check(false, "\(name) names program \(p) of \(programs.count)")
+                continue
+            }
+            let program = programs[p]
+            if instance == nil { unused += Self.regionBytes(program) } else { used += Self.regionBytes(program) }
+            report.check(o.nodeStart >= 0 && o.nodeStart + program.outputNodes <= nodeTotal
+                         && o.kindStart >= 0 && o.kindStart + program.outputKinds <= kindTotal
+                         && o.numberStart >= 0 && o.numberStart + program.outputNumbers <= numberTotal,
+                         "\(name)'s region reaches past the buffers")
+            report.check(o.nodeCount >= 0 && o.nodeCount <= program.outputNodes, "\(name) drew \(o.nodeCount) of at most \(program.outputNodes) nodes")
+            nodeSpans.append((o.nodeStart, program.outputNodes))
+            kindSpans.append((o.kindStart, program.outputKinds))
+            numberSpans.append((o.numberStart, program.outputNumbers))
+            guard instance != nil, o.nodeStart >= 0, o.nodeStart + o.nodeCount <= nodes.count else { continue }
+            for k in 0..<o.nodeCount where !report.isFull {
+                let n = nodes[o.nodeStart + k]
+                let kindEnd = Int(n.kindStart) + Int(n.kindCount)
+                guard n.kindStart >= 0, n.kindCount >= 0, kindEnd <= program.outputKinds, o.kindStart + kindEnd <= kinds.count else {
+                    report.check(false, "\(name)'s node \(k) has elements outside its region")
+                    continue
+                }
+                var numbersUsed = 0
+                for e in Int(n.kindStart)..<kindEnd { numbersUsed += [2, 2, 6, 0][min(Int(kinds[o.kindStart + e]), 3)] }
+                report.check(n.numberStart >= 0 && Int(n.numberStart) + numbersUsed <= program.outputNumbers,
+                             "\(name)'s node \(k) has numbers outside its region")
+            }
+        }
+        report.check(used == usedBytes && unused == freeBytes,
+                     "the regions hold \(used) used and \(unused) free bytes, the batch counts \(usedBytes) and \(freeBytes)")
+        for (spans, what) in [(nodeSpans, "node"), (kindSpans, "element"), (numberSpans, "number")] {
+            let sorted = spans.filter { $0.1 > 0 }.sorted { $0.0 < $1.0 }
+            for (a, b) in zip(sorted, sorted.dropFirst()) where a.0 + a.1 > b.0 {
+                report.check(false, "two \(what) regions overlap (at \(a.0) and \(b.0))")
+            }
+        }
+        return report.lines
     }
 }
 

@@ -30,11 +30,12 @@ open class Layer {
     // store's. A layer is confined to one thread, and no closure of a caller runs while one of
     // them is being accessed.
 
-    /// The model values set on this layer, by key (custom keys included).
+    /// This layer's values by key (custom keys included): the model values set on a model layer;
+    /// on a presentation copy (``presentation()``), the presentation values it was made with.
     #if !DEBUG
     @exclusivity(unchecked)   // unchecked in release: see the note on exclusivity above
     #endif
-    var storedValues = LayerValues()
+    var keyedValues = LayerValues()
     /// The record a change used last (``actionRecord(forKey:)``). Beside the values, in the
     /// object's first cache line, which reading a property brings in: a change then asks for
     /// the record's lines before its action lookup, and the two overlap.
@@ -90,7 +91,7 @@ open class Layer {
     /// subclass with stored properties of its own overrides it to copy them and calls super.
     /// The copy is in no tree and has no animations.
     public required init(layer: Layer) {
-        storedValues = layer.storedValues
+        keyedValues = layer.keyedValues
         timing = layer.timing
         delegate = layer.delegate
         actions = layer.actions
@@ -107,8 +108,8 @@ open class Layer {
         // The catalog index first, then the value read in place: a call with the values in
         // hand would retain their buffer, an atomic on a line that may not be here yet.
         if let i = LayerProperty.index(named: key) {
-            if let v = storedValues[catalog: i] { return v }
-        } else if let v = storedValues[custom: key] {
+            if let v = keyedValues[catalog: i] { return v }
+        } else if let v = keyedValues[custom: key] {
             return v
         }
         if let t = timingValue(forKey: key) { return .scalar(t) }
@@ -133,7 +134,7 @@ open class Layer {
         if setTimingValue(value, forKey: key) { return }
         if let value, let kind = kind(forKey: key), kind != value.kind { return }
         guard let context, id != nil else {
-            storedValues[key] = value
+            keyedValues[key] = value
             if type(of: self).needsDisplay(forKey: key) { needsDisplayFlag = true }
             return
         }
@@ -142,7 +143,7 @@ open class Layer {
 
     /// The keys that have a value set on this layer, sorted (on a presentation copy: every key
     /// the engine presents for the layer too). Defaults are not listed.
-    public var definedKeys: [String] { storedValues.sorted.map(\.key) }
+    public var definedKeys: [String] { keyedValues.sorted.map(\.key) }
 
     /// The value at a key path: a property, or a field of one (`position.x`, `bounds.size.width`,
     /// `transform.rotation.z`, `transform.scale`; semantics §4.6, §15.3).
@@ -284,7 +285,7 @@ open class Layer {
         copy.modelLayer = self
         for slot in context.store.slots(of: id) {
             if let key = context.store.key(of: slot), let value = context.store.presentationValue(of: slot) {
-                copy.storedValues[key.property] = value
+                copy.keyedValues[key.property] = value
             }
         }
         return copy
@@ -300,7 +301,7 @@ open class Layer {
     /// The kind of values `key` holds, if known: the catalog's, else its value's.
     func kind(forKey key: String) -> ValueKind? {
         if let i = LayerProperty.index(named: key) { return LayerProperty.traits[i].kind }
-        return storedValues[key]?.kind ?? type(of: self).defaultValue(forKey: key)?.kind
+        return keyedValues[key]?.kind ?? type(of: self).defaultValue(forKey: key)?.kind
     }
 
     /// The model value the engine composes over for `key`: the layer's value, else the catalog's

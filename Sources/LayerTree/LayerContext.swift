@@ -57,7 +57,7 @@ public final class LayerContext {
     public private(set) var lastActionError: AnimationError?
 
     /// Every layer in the tree by its engine name.
-    private var layers: [LayerID: Layer] = [:]
+    private(set) var layers: [LayerID: Layer] = [:]
     private var nextLayerID: UInt64 = 1
     /// What the context keeps of an animation with a delegate or a transaction waiting for it.
     private struct Entry {
@@ -69,10 +69,10 @@ public final class LayerContext {
     private var entries: [AnimationHandle: Entry] = [:]
     private var nextSequence: UInt64 = 0
     /// Layers with needs-display keys in the engine (§11), in the order they were first watched.
-    private var watchedLayers: [Layer] = []
+    private(set) var watchedLayers: [Layer] = []
     /// Layers marked for display since the last tick, each once, in order; and the list being
     /// displayed (two arrays swapped, so that a tick that displays allocates nothing).
-    private var displayList: [Layer] = []
+    private(set) var displayList: [Layer] = []
     private var displaying: [Layer] = []
     /// The tick's callbacks (reused: a steady-state tick allocates nothing).
     private enum CallbackKind: Int { case removedStop = 0, start = 1, finish = 2 }
@@ -133,6 +133,7 @@ public final class LayerContext {
         let stack = TransactionStack.current
         stack.commitImplicit(runNow: false)
         currentTime = time
+        checkInvariants()   // debug and fuzzing builds only: nothing in release
         evaluator.evaluate(at: time)
         tickCount += 1
         displayLayers()
@@ -231,7 +232,7 @@ public final class LayerContext {
                 }
             }
         }
-        layer.storedValues[key] = value
+        layer.keyedValues[key] = value
         if let id = layer.id {
             if let value {
                 if let slot = record?.slot, store.setModelValue(value, slot: slot) {
@@ -403,7 +404,7 @@ public final class LayerContext {
             l.id = id
             l.joinedAtTick = tickCount
             layers[id] = l
-            for (key, value) in l.storedValues.sorted {
+            for (key, value) in l.keyedValues.sorted {
                 _ = try? store.setModelValue(value, layer: id, property: key)
                 if type(of: l).needsDisplay(forKey: key) { watch(l, key: key) }
             }

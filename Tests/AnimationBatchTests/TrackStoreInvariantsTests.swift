@@ -89,6 +89,23 @@ struct TrackStoreInvariantsTests {
         #expect(broken.contains { $0.contains("fast slot \(position)'s operation reads other lanes") }, "\(broken)")
     }
 
+    @Test("a presentation row that names another slot, and a changed flag without its listing, are named")
+    func corruptedPresentationTableIsNamed() throws {
+        let (store, _) = try scene()
+        #expect(store.invariantViolations() == [])
+        let column = store.table.columns[0]
+        let s = column.slots[0]
+        column.slots[0] = s + 1   // behind the table's back: its row now names another slot
+        #expect(store.invariantViolations().contains { $0.contains("row 0 names slot \(s + 1)") }, "\(store.invariantViolations())")
+        column.slots[0] = s
+
+        let (other, evaluator) = try scene()
+        evaluator.evaluate(at: 0.5)   // the pending list is empty after a frame
+        let slot = Int(other.slot(layer: LayerID(1), property: "opacity")!.index)
+        other.table.pending[slot] = 1
+        #expect(other.invariantViolations().contains { $0.contains("changed flags for") }, "\(other.invariantViolations())")
+    }
+
     @Test("the report stops at its limit")
     func reportIsBounded() throws {
         let (store, _) = try scene()

@@ -221,6 +221,27 @@ struct LottieBatchTests {
         }
         #expect(seen == batch.nodes(of: i).count)
     }
+
+    @Test("adding, removing, compacting and ticking keep the batch's invariants; overlapping regions are named")
+    func invariantsHoldAndCorruptionIsNamed() throws {
+        let batch = LottieBatch(maximumThreads: 1)
+        let programs = try ["trims", "keyframes", "group-opacity"].map { try LottieProgram(lottieFile($0), size: 128) }
+        for (k, program) in programs.enumerated() { try batch.add(program, count: 3 + k) }
+        batch.tick()
+        #expect(batch.invariantViolations() == [])
+        try batch.remove(0)
+        try batch.remove(4)
+        try batch.add(programs[0], count: 2)   // takes the freed region of its program
+        batch.tick()
+        #expect(batch.invariantViolations() == [])
+        batch.compact()
+        #expect(batch.invariantViolations() == [])
+        batch.tick()
+        #expect(batch.invariantViolations() == [])
+
+        batch.outputs[1].nodeStart = batch.outputs[0].nodeStart   // two instances in one region
+        #expect(batch.invariantViolations().contains { $0.contains("two node regions overlap") }, "\(batch.invariantViolations())")
+    }
 }
 
 enum LottieTestScale {
@@ -229,4 +250,5 @@ enum LottieTestScale {
     #else
     static let isFull = true
     #endif
+
 }

@@ -2,12 +2,12 @@ import AnimationCore
 import CKernelSupport
 
 /// Where an implicit change of a slot (its presentation value read, its model written) and a
-/// takeover of an animation in it touch the store's memory: remembered by the caller after
+/// takeover of an animation in it touch a ``TrackStore``'s memory: remembered by the caller after
 /// one change of a key (``TrackStore/changeHints(slot:animation:)``) and given to
-/// ``TrackStore/prefetchChange(_:)`` before the next. Addresses kept as integers and only prefetched, never read or written
-/// through: stale ones — the slot freed, the lane moved, a table grown — load some other line
-/// (a prefetch never faults), and nothing else changes.
-package struct ChangeHints: Sendable {
+/// ``TrackStore/prefetchChange(_:)`` before the next. Addresses kept as integers and only
+/// prefetched, never read or written through: stale ones — the slot freed, the lane moved, a table
+/// grown — load some other line (a prefetch never faults), and nothing else changes.
+public struct ChangeHints: Sendable {
     /// The slot's and the animation's records (up to four lines each), the slot's entries'
     /// buffer (its header and first entries), the track's record: each a record's start.
     var records: (UInt, UInt, UInt, UInt) = (0, 0, 0, 0)

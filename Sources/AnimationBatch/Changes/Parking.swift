@@ -111,7 +111,7 @@ final class Parking {
         guard t >= 0, tables.tracks[t].field == nil, !tables.tracks[t].isAdditive, tables.tracks[t].rotationSlot < 0,
               tables.tracks[t].valueKind == from.kind else { return nil }
         var finite = true
-        ValueStorage.forEachComponent(of: from) { _, v in finite = finite && v.isFinite }   // components in place: no array
+        from.forEachComponent { _, v in finite = finite && v.isFinite }   // components in place: no array
         guard finite else { return nil }
         let s = Int(tables.tracks[t].slot)
         // The value beneath is the model only in an exclusive slot: this track alone, or, parked,

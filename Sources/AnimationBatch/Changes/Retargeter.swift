@@ -272,7 +272,7 @@ final class Retargeter {
         tables.tracks[t].leaf = AnimationLeaf(animation: property)
         batch.animationID[i] = retargeted.rawValue
         let timing = CompiledTiming(property.timing, topLevel: true, removedOnCompletion: animation.isRemovedOnCompletion,
-                                    group: clocks.node(of: tables.animations[a].layer))
+                                    timeNode: clocks.node(of: tables.animations[a].layer))
         if property.timingFunction == old.timingFunction {
             batch.setTiming(i, timing)   // the same curve: its columns stand (a retarget's common case)
         } else {
@@ -329,7 +329,7 @@ struct ValueList: RetargetValues {
     @inline(__always) func kind(_ k: Int) -> ValueKind { values[k].kind }
     @inline(__always) func value(_ k: Int) -> AnimationValue { values[k] }
     @inline(__always) func forEachComponent(_ k: Int, _ body: (Int, Double) -> Void) {
-        ValueStorage.forEachComponent(of: values[k], body)
+        values[k].forEachComponent(body)
     }
 }
 
@@ -340,7 +340,7 @@ struct PackedValues: RetargetValues {
     @inline(__always) func kind(_ k: Int) -> ValueKind { kind }
     @inline(__always) func value(_ k: Int) -> AnimationValue {
         let base = k * kind.componentCount
-        return ValueStorage.value(kind) { numbers[base + $0] }
+        return AnimationValue(kind: kind) { numbers[base + $0] }
     }
     @inline(__always) func forEachComponent(_ k: Int, _ body: (Int, Double) -> Void) {
         let width = kind.componentCount, base = k * width

@@ -143,7 +143,7 @@ final class AnimationCompiler {
                 let n = tables.allocateNode(node)
                 if depth == 0 {
                     let timing = CompiledTiming(group.timing, topLevel: true, removedOnCompletion: animation.isRemovedOnCompletion,
-                                                group: clocks.node(of: layer))
+                                                timeNode: clocks.node(of: layer))
                     tables.nodes[Int(n)].lane = Int32(tables.nodeBatch.append(node: n, animation: handleRaw, timing: timing,
                                                                              function: node.curve))
                 }
@@ -155,7 +155,7 @@ final class AnimationCompiler {
             // A top-level leaf's parent time is its layer's time (semantics §2.7): the frame's, or
             // its layer's clock's when it has one.
             let t = compile(leaf, leafIndex: Int32(leafIndex), animation: a, handle: handleRaw, layer: layer, sequence: sequence,
-                            group: parent >= 0 ? parent : clocks.node(of: layer),
+                            timeNode: parent >= 0 ? parent : clocks.node(of: layer),
                             topLevelRemovedOnCompletion: animation.isRemovedOnCompletion)
             tables.animations[a].tracks.append(t)
         }
@@ -360,7 +360,7 @@ final class AnimationCompiler {
     }
 
     private func compile(_ leaf: AnimationLeaf, leafIndex: Int32, animation a: Int32, handle: UInt64, layer: LayerID,
-                         sequence: UInt64, group: Int32, topLevelRemovedOnCompletion: Bool) -> Int32 {
+                         sequence: UInt64, timeNode: Int32, topLevelRemovedOnCompletion: Bool) -> Int32 {
         let animation = leaf.animation
         let (property, fieldPath) = AnimationKeyPath.split(animation.keyPath)
         let s: Int32 = tables.slotByKey[SlotKey(layer: layer, property: property)]
@@ -376,7 +376,7 @@ final class AnimationCompiler {
         let b = batch(for: key)
         let t = tables.tracks.claim().index
         let timing = CompiledTiming(animation.timing, topLevel: leaf.groups.isEmpty,
-                                    removedOnCompletion: topLevelRemovedOnCompletion, group: group)
+                                    removedOnCompletion: topLevelRemovedOnCompletion, timeNode: timeNode)
         let index = tables.batches[Int(b)].appendCommon(track: t, animation: handle, timing: timing, curve: curve)
 
         var record = TrackRecord()

@@ -2,7 +2,7 @@ import AnimationCore
 import Foundation
 
 /// The composition plan of a store (semantics §8.4): typed operations per composed slot, kept up
-/// to date slot by slot as animations come and go (``TrackStore/updatePlan()``) and run by the
+/// to date slot by slot as animations come and go (``SlotPlanner/update()``) and run by the
 /// frame after the kernels, writing each slot's presentation value into the store's
 /// ``PresentationTable`` — the one place it lives — and listing the slots whose value changed.
 ///
@@ -611,8 +611,8 @@ final class Composition {
             case .recompute:
                 // The reference's own timing state, in Double, at the track's parent time.
                 guard let animation = tracks[t].leaf?.animation else { continue }
-                let group = batch.timingColumns.group[i]
-                let parentTime = group >= 0 ? tables.nodeTimes[Int(group)] : time
+                let node = batch.timingColumns.timeNode[i]
+                let parentTime = node >= 0 ? tables.nodeTimes[Int(node)] : time
                 let state = animation.timing.state(atParentTime: parentTime)
                 guard state.contributes, let v = animation.value(in: state, base: base) else { continue }
                 value = v

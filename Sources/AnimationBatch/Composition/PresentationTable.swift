@@ -328,38 +328,15 @@ final class PresentationTable {
     }
 
     /// Writes the components of `value` to `destination`.
+    @inline(__always)
     static func write(_ value: AnimationValue, to d: UnsafeMutablePointer<Double>) {
-        switch value {
-        case .scalar(let v): d[0] = v
-        case .point(let p): d[0] = p.x; d[1] = p.y
-        case .size(let s): d[0] = s.width; d[1] = s.height
-        case .rect(let r): d[0] = r.origin.x; d[1] = r.origin.y; d[2] = r.size.width; d[3] = r.size.height
-        case .color(let c): d[0] = c.red; d[1] = c.green; d[2] = c.blue; d[3] = c.alpha
-        case .transform(let t):
-            // Element by element: the subscript's switch per element cost a tenth of a W3 frame.
-            d[0] = t.m11; d[1] = t.m12; d[2] = t.m13; d[3] = t.m14
-            d[4] = t.m21; d[5] = t.m22; d[6] = t.m23; d[7] = t.m24
-            d[8] = t.m31; d[9] = t.m32; d[10] = t.m33; d[11] = t.m34
-            d[12] = t.m41; d[13] = t.m42; d[14] = t.m43; d[15] = t.m44
-        case .affineTransform(let t): d[0] = t.a; d[1] = t.b; d[2] = t.c; d[3] = t.d; d[4] = t.tx; d[5] = t.ty
-        }
+        value.forEachComponent { c, v in d[c] = v }
     }
 
     /// A value of `kind` from the components at `source`.
     @inlinable @inline(__always)
     static func read(_ kind: ValueKind, from s: UnsafePointer<Double>) -> AnimationValue {
-        switch kind {
-        case .scalar: return .scalar(s[0])
-        case .point: return .point(Point(x: s[0], y: s[1]))
-        case .size: return .size(Size(width: s[0], height: s[1]))
-        case .rect: return .rect(Rect(x: s[0], y: s[1], width: s[2], height: s[3]))
-        case .color: return .color(Color(red: s[0], green: s[1], blue: s[2], alpha: s[3]))
-        case .transform:
-            return .transform(Transform3D(m11: s[0], m12: s[1], m13: s[2], m14: s[3], m21: s[4], m22: s[5], m23: s[6], m24: s[7],
-                                          m31: s[8], m32: s[9], m33: s[10], m34: s[11], m41: s[12], m42: s[13], m43: s[14], m44: s[15]))
-        case .affineTransform:
-            return .affineTransform(AffineTransform(a: s[0], b: s[1], c: s[2], d: s[3], tx: s[4], ty: s[5]))
-        }
+        AnimationValue(kind: kind) { s[$0] }
     }
 }
 
@@ -444,5 +421,49 @@ public struct PresentationColumn {
     public func value(atRow row: Int) -> AnimationValue? {
         guard row >= 0 && row < count, let base = values.baseAddress else { return nil }
         return PresentationTable.read(kind, from: base + row * componentCount)
+    }
+}
+
+extension PresentationTable {
+    /// The table's part of ``TrackStore/invariantViolations(limit:)``: the raw arrays agree with the
+    /// columns (their storage and kinds), each column is found by its property, every row names a
+    /// slot whose location names that row back, every location with a column names a row, and the
+    /// pending list and flags agree (each listed slot once, with a row). O(slots + rows).
+    func check(into report: inout InvariantReport) {
+        let slotCapacity = raw.pointee.slotCapacity
+        report.check(columns.count <= raw.pointee.columnCapacity, "the table has \(columns.count) columns for room for \(raw.pointee.columnCapacity)")
+        report.check(columnByProperty.count == columns.count, "\(columnByProperty.count) column names for \(columns.count) columns")
+        var rows = 0
+        for (c, column) in columns.enumerated() where !report.isFull {
+            report.check(columnByProperty[column.property] == Int32(c), "column \(c) (\(column.property)) is not found by its property")
+            report.check(bases[c] == column.values, "column \(c) (\(column.property))'s storage is not where the raw table says")
+            report.check(kinds[c] == column.kind && column.width == column.kind.componentCount,
+                         "column \(c) (\(column.property)) holds \(column.kind) but the raw table says \(kinds[c])")
+            report.check(column.count <= column.capacity, "column \(c) has \(column.count) rows for room for \(column.capacity)")
+            rows += column.count
+            for r in 0..<column.count where !report.isFull {
+                let s = Int(column.slots[r])
+                guard s >= 0, s < slotCapacity else {
+                    report.check(false, "column \(c) row \(r) names slot \(s), outside the table")
+                    continue
+                }
+                report.check(locations[s].column == Int32(c) && locations[s].row == Int32(r),
+                             "column \(c) row \(r) names slot \(s), whose location is column \(locations[s].column) row \(locations[s].row)")
+            }
+        }
+        var located = 0
+        for s in 0..<slotCapacity where locations[s].column >= 0 {
+            located += 1
+            report.check(Int(locations[s].column) < columns.count, "slot \(s)'s location names column \(locations[s].column)")
+        }
+        report.check(located == rows, "\(located) slots have a row, the columns hold \(rows)")
+        report.check(Set(pendingChanges).count == pendingChanges.count, "a slot is listed as changed twice")
+        for s in pendingChanges {
+            let i = Int(s)
+            report.check(i >= 0 && i < slotCapacity && pending[i] == 1 && locations[i].column >= 0,
+                         "slot \(s) is listed as changed without its flag or its row")
+        }
+        let flagged = (0..<slotCapacity).count { pending[$0] != 0 }
+        report.check(flagged == pendingChanges.count, "\(flagged) changed flags for \(pendingChanges.count) listed slots")
     }
 }

@@ -14,15 +14,15 @@ final class TimingColumns {
     /// Timing flags (``CompiledTiming/timingMask``) and the batches' value flags.
     let flags = Column<UInt8>(fill: 0)
     /// The time node each lane reads its parent time from (−1: the frame's time).
-    let group = Column<Int32>(fill: -1)
+    let timeNode = Column<Int32>(fill: -1)
     /// The timing's fold class (``CompiledTiming/foldClass``): 2 plain (padding lanes are), 1
     /// forward, 0 general.
-    let plain = Column<UInt8>(fill: 2)
+    let foldClass = Column<UInt8>(fill: 2)
 
     /// Every column, for what is done to all alike (a stored list: building it per call would
     /// allocate in frames that reap).
     private(set) lazy var all: [any LaneColumn] = [beginTime, speed, timeOffset, duration, activeDuration, endProgress,
-                                                   endIteration, flags, group, plain]
+                                                   endIteration, flags, timeNode, foldClass]
 
     /// Stores lane `i`'s timing, keeping its value flags.
     func store(_ t: CompiledTiming, at i: Int) {
@@ -34,8 +34,8 @@ final class TimingColumns {
         endProgress[i] = t.endProgress
         endIteration[i] = t.endIteration
         flags[i] = t.flags | (flags[i] & ~CompiledTiming.timingMask)
-        group[i] = t.group
-        plain[i] = t.foldClass
+        timeNode[i] = t.timeNode
+        foldClass[i] = t.foldClass
     }
 
     /// Lane `i`'s timing as ``store(_:at:)`` stored it (its timing flags only).
@@ -49,7 +49,7 @@ final class TimingColumns {
         t.endProgress = endProgress[i]
         t.endIteration = endIteration[i]
         t.flags = flags[i] & CompiledTiming.timingMask
-        t.group = group[i]
+        t.timeNode = timeNode[i]
         return t
     }
 }

@@ -18,15 +18,16 @@ struct CompiledTiming: Sendable {
     var endProgress: Double
     var endIteration: Float
     var flags: UInt8
-    /// The group node whose child time is this track's parent time, or −1 for the frame time.
-    var group: Int32
+    /// The time node (a group's timing or a layer's clock) whose time is this track's parent
+    /// time, or −1 for the frame time.
+    var timeNode: Int32
 
     // Timing flags.
     static let autoreverses: UInt8 = 1
     static let fillsBackwards: UInt8 = 2
     static let fillsForwards: UInt8 = 4
     static let removedOnCompletion: UInt8 = 8
-    static let grouped: UInt8 = 16
+    static let hasTimeNode: UInt8 = 16
     static let topLevel: UInt8 = 32
     // Value flags, set by the batches.
     static let cumulative: UInt8 = 64
@@ -37,7 +38,7 @@ struct CompiledTiming: Sendable {
     /// - Parameters:
     ///   - removedOnCompletion: the animation's flag when it is a top-level animation; ignored
     ///     inside groups (semantics §7).
-    init(_ t: MediaTiming, topLevel: Bool, removedOnCompletion: Bool, group: Int32) {
+    init(_ t: MediaTiming, topLevel: Bool, removedOnCompletion: Bool, timeNode: Int32) {
         beginTime = t.beginTime
         speed = t.speed
         timeOffset = t.timeOffset
@@ -54,15 +55,15 @@ struct CompiledTiming: Sendable {
         if topLevel && removedOnCompletion { f |= Self.removedOnCompletion }
         if topLevel { f |= Self.topLevel }
         flags = f
-        self.group = -1
-        point(at: group)
+        self.timeNode = -1
+        point(at: timeNode)
     }
 
     /// Reads its parent time from group node `node` (a group's or a layer's clock; −1: the
     /// frame's time), with the flag the kernel tests for it.
     mutating func point(at node: Int32) {
-        group = node
-        flags = node >= 0 ? flags | Self.grouped : flags & ~Self.grouped
+        timeNode = node
+        flags = node >= 0 ? flags | Self.hasTimeNode : flags & ~Self.hasTimeNode
     }
 
     /// The end state from the iteration count: `u = frac(cycles)·P` (a whole count ends on a full
@@ -95,12 +96,12 @@ struct CompiledTiming: Sendable {
     /// or the reversed-playback cases, bit for bit as the general path would.
     var runsForward: Bool { speed == 1 && activeDuration > 0 }
 
-    /// The kernel's fold class for the `plain` column: 2 plain, 1 forward, 0 general.
+    /// The kernel's fold class for the `foldClass` column: 2 plain, 1 forward, 0 general.
     var foldClass: UInt8 { isPlain ? 2 : (runsForward ? 1 : 0) }
 
     /// A padding lane: a timing that never contributes (it begins at +∞ and never fills), harmlessly.
     static let padding: CompiledTiming = {
-        var t = CompiledTiming(MediaTiming(duration: 1), topLevel: false, removedOnCompletion: false, group: -1)
+        var t = CompiledTiming(MediaTiming(duration: 1), topLevel: false, removedOnCompletion: false, timeNode: -1)
         t.beginTime = .infinity
         return t
     }()
@@ -181,9 +182,9 @@ struct TimingKernel {
     let endProgress: UnsafeMutablePointer<Double>
     let endIteration: UnsafeMutablePointer<Float>
     let flags: UnsafeMutablePointer<UInt8>
-    let group: UnsafeMutablePointer<Int32>
+    let timeNode: UnsafeMutablePointer<Int32>
     /// The track's fold class (``CompiledTiming/foldClass``): 2 plain, 1 forward, 0 general.
-    let plain: UnsafeMutablePointer<UInt8>
+    let foldClass: UnsafeMutablePointer<UInt8>
 
     /// The kernel over `columns` (valid until they grow: taken per frame).
     init(_ columns: TimingColumns) {
@@ -195,8 +196,8 @@ struct TimingKernel {
         endProgress = columns.endProgress.base
         endIteration = columns.endIteration.base
         flags = columns.flags.base
-        group = columns.group.base
-        plain = columns.plain.base
+        timeNode = columns.timeNode.base
+        foldClass = columns.foldClass.base
     }
 
     /// How far ahead (in tracks) the kernels prefetch the columns they stream: 256 tracks, 2 KiB of
@@ -227,20 +228,20 @@ struct TimingKernel {
         // A block of plain timings never reads its speed and offset columns, a forward one its
         // speed column; they are prefetched while the blocks are not plain (neighbouring blocks
         // tend to be alike).
-        let foldClasses = SIMDMath.float(load16(plain, i))
+        let foldClasses = SIMDMath.float(load16(foldClass, i))
         let plainBlock = allLanes(foldClasses .> 1.5)
         let forwardBlock = allLanes(foldClasses .> 0.5)
-        animation_prefetch(plain + ahead)
+        animation_prefetch(foldClass + ahead)
         if !plainBlock {
             if !forwardBlock { prefetchBlock(speed, at: ahead) }
             prefetchBlock(timeOffset, at: ahead)
         }
         let flagBytes = load16(flags, i)
         var tpLow = SIMD8<Double>(repeating: time), tpHigh = tpLow
-        if anyLane(SIMDMath.float(flagBytes & SIMD16<UInt8>(repeating: CompiledTiming.grouped)) .> 0) {
+        if anyLane(SIMDMath.float(flagBytes & SIMD16<UInt8>(repeating: CompiledTiming.hasTimeNode)) .> 0) {
             // Tracks inside groups read their group's child time (a scalar gather; groups are rare).
-            for lane in 0..<16 where flagBytes[lane] & CompiledTiming.grouped != 0 {
-                let t = nodeTimes[Int(group[i + lane])]
+            for lane in 0..<16 where flagBytes[lane] & CompiledTiming.hasTimeNode != 0 {
+                let t = nodeTimes[Int(timeNode[i + lane])]
                 if lane < 8 { tpLow[lane] = t } else { tpHigh[lane - 8] = t }
             }
         }
@@ -390,9 +391,9 @@ struct TimingKernel {
             // selected: a byte-vector minimum compiles lane by lane, and the standard library's
             // `pointwiseMin` was left a generic call, 8 % of a W3 frame).
             @_transparent func least(_ a: SIMD16<Float>, _ b: SIMD16<Float>) -> SIMD16<Float> { a.replacing(with: b, where: b .< a) }
-            let p = least(least(SIMDMath.float(load16(plain, i)), SIMDMath.float(load16(plain, i + 16))),
-                          least(SIMDMath.float(load16(plain, i + 32)), SIMDMath.float(load16(plain, i + 48))))
-            let g = SIMD16<UInt8>(repeating: CompiledTiming.grouped)
+            let p = least(least(SIMDMath.float(load16(foldClass, i)), SIMDMath.float(load16(foldClass, i + 16))),
+                          least(SIMDMath.float(load16(foldClass, i + 32)), SIMDMath.float(load16(foldClass, i + 48))))
+            let g = SIMD16<UInt8>(repeating: CompiledTiming.hasTimeNode)
             let f0 = load16(flags, i), f1 = load16(flags, i + 16), f2 = load16(flags, i + 32), f3 = load16(flags, i + 48)
             if allLanes(p .> 0.5) && !anyLane(SIMDMath.float((f0 | f1 | f2 | f3) & g) .> 0) {
                 // One copy of the straight run per fold and `iterations`, each a constant: the modes
@@ -433,7 +434,7 @@ struct TimingKernel {
             prefetchBlock(endProgress, at: at)
             if iterations { animation_prefetch(endIteration + at) }
         }
-        animation_prefetch(plain + ahead)
+        animation_prefetch(foldClass + ahead)
         if Fold.forward {
             for k in 0..<4 { prefetchBlock(timeOffset, at: ahead + 16 * k) }
         }

@@ -113,7 +113,7 @@ struct LayerRecord {
 /// A node of the time tree: a group's timing (semantics §2.7, §7), whose children read its time,
 /// or a layer's clock (``LayerClocks``), whose animations read the layer's local time. Either way
 /// its time lives in ``EngineTables/nodeTimes`` each frame, and tracks name it as the node they
-/// take their parent time from (``CompiledTiming/group``).
+/// take their parent time from (``CompiledTiming/timeNode``).
 struct TimeNode {
     var alive = false
     var timing = MediaTiming()

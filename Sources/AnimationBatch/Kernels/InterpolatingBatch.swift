@@ -113,13 +113,13 @@ class InterpolatingBatch: TrackBatch {
     func retarget(_ i: Int, from: AnimationValue, toBeneath base: AnimationValue) {
         let start = self.start.pointers, delta = self.delta.pointers, exactFrom = targetFrom.pointers
         var first = SIMD4<Double>()
-        ValueStorage.forEachComponent(of: from) { c, v in
+        from.forEachComponent { c, v in
             guard c < 4 else { return }   // the batch's width is 1, 2 or 4
             first[c] = v
             start[c][i] = Float(v)
             exactFrom[c][i] = v
         }
-        ValueStorage.forEachComponent(of: base) { c, v in
+        base.forEachComponent { c, v in
             guard c < 4 else { return }
             delta[c][i] = Float(v - first[c])
         }

@@ -107,7 +107,7 @@ class TrackBatch {
     /// presentation table (``sink`` for a track that is not exclusive: the composition stage
     /// shows its slot) and the slot's handle (so that listing a change reads nothing indexed by
     /// slot but the pending mark). The store sets them between frames, and again whenever the row
-    /// moves or its column grows (``TrackStore/updatePlan()``); the frame copies the output there
+    /// moves or its column grows (``SlotPlanner/update()``); the frame copies the output there
     /// right after the kernels, while it is still in cache (``present(blocks:into:)``).
     let shownRow: Column<UnsafeMutablePointer<Double>>
     let shownSlot = Column<UInt64>(fill: 0)
@@ -186,7 +186,7 @@ class TrackBatch {
     func setTiming(_ i: Int, _ t: CompiledTiming) { timingColumns.store(t, at: i) }
 
     /// Starts loading lane `i`'s lines in the columns taking its track over writes (timing,
-    /// identity, state, the value beneath; ``TrackStore/retargetImplicit``). A hint: lane `i`
+    /// identity, state, the value beneath; ``Parking/retargetImplicit(_:layer:forKey:from:beginTime:)``). A hint: lane `i`
     /// need not exist (a prefetch never faults), and results do not change.
     func prefetchLane(_ i: Int) {
         guard i >= 0, i < count else { return }
