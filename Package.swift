@@ -17,6 +17,9 @@ let package = Package(
         // Lottie (Bodymovin) files in the subset L1: reading, evaluation, geometry.
         .library(name: "AnimationLottie", targets: ["AnimationLottie"]),
         .executable(name: "animation-engine", targets: ["animation-engine"]),
+        // The batch engine's figures beside the scalar reference (W1, W2); a product so that the
+        // benchmark package builds it with the same engine build as its own tools.
+        .executable(name: "batch-figures", targets: ["batch-figures"]),
         // The C interface: animation_engine.h and its implementation (link AnimationEngineC).
         .library(name: "AnimationEngineC", targets: ["AnimationEngineC", "CAnimationEngine"]),
         // Counts the process's heap allocations by replacing malloc & co. in the executable that

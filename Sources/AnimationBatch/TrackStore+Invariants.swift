@@ -1,24 +1,11 @@
 import AnimationCore
 
-extension TrackStore {
-    /// Checks that the store's tables agree with one another and that the composition plan agrees
-    /// with the slots (the list is ``invariantViolations(limit:)``'s), and stops the program with
-    /// the first broken ones.
-    ///
-    /// Debug builds (and fuzzing builds, `-DFUZZING`) run it at the start of every frame, once the
-    /// plan is brought up to date; a host may call it between changes too. In release builds it is
-    /// compiled to nothing: the check walks the whole store, O(slots + tracks + animations).
-    @inlinable
-    public func checkInvariants() {
-        #if DEBUG || FUZZING
-        let broken = invariantViolations(limit: 10)
-        precondition(broken.isEmpty, "TrackStore invariants broken:\n" + broken.joined(separator: "\n"))
-        #endif
-    }
-
+extension TrackStore: InvariantChecking {
     /// Every broken invariant, each described (at most `limit`); empty when the store is
     /// consistent. Compiled in every configuration (the tests call it in release builds too);
-    /// it allocates and walks the whole store, so nothing calls it in a release frame.
+    /// it allocates and walks the whole store, so nothing calls it in a release frame. Debug and
+    /// fuzzing builds check it at the start of every frame, once the plan is brought up to date
+    /// (``checkInvariants()``); a host may call it between changes too.
     ///
     /// What it checks:
     /// - free lists name records that are not alive, each once, and live plus free records make

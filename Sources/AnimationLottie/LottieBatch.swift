@@ -391,20 +391,10 @@ public final class LottieBatch {
 
 // MARK: Invariants
 
-extension LottieBatch {
-    /// Checks that the instances' output regions and the batch's bookkeeping agree (the list is
-    /// ``invariantViolations(limit:)``'s), and stops the program with the first broken ones. Debug
-    /// and fuzzing builds run it before every tick; release builds compile it to nothing.
-    @inlinable
-    public func checkInvariants() {
-        #if DEBUG || FUZZING
-        let broken = invariantViolations(limit: 10)
-        precondition(broken.isEmpty, "LottieBatch invariants broken:\n" + broken.joined(separator: "\n"))
-        #endif
-    }
-
+extension LottieBatch: InvariantChecking {
     /// Every broken invariant, each described (at most `limit`); empty when the batch is
-    /// consistent. O(instances + the nodes and elements they drew); it allocates.
+    /// consistent. O(instances + the nodes and elements they drew); it allocates. Debug and
+    /// fuzzing builds check it before every tick (``checkInvariants()``).
     ///
     /// What it checks:
     /// - every instance has a program, a frame and an output region; every program has a list of

@@ -1,22 +1,11 @@
 import AnimationBatch
 import AnimationCore
 
-extension LayerContext {
-    /// Checks that the tree, the context's registry and the layers' action records agree (the
-    /// list is ``invariantViolations(limit:)``'s), and stops the program with the first broken
-    /// ones. Debug builds (and fuzzing builds, `-DFUZZING`) run it at the start of every tick; in
-    /// release builds it is compiled to nothing: the check walks the whole tree.
-    @inlinable
-    public func checkInvariants() {
-        #if DEBUG || FUZZING
-        let broken = invariantViolations(limit: 10)
-        precondition(broken.isEmpty, "LayerContext invariants broken:\n" + broken.joined(separator: "\n"))
-        #endif
-    }
-
+extension LayerContext: InvariantChecking {
     /// Every broken invariant of the tree, each described (at most `limit`); empty when it is
     /// consistent. Compiled in every configuration (tests and the fuzz target call it); it walks
     /// the whole tree, O(layers + action records), iteratively (no recursion as deep as the tree).
+    /// Debug and fuzzing builds check it at the start of every tick (``checkInvariants()``).
     ///
     /// What it checks:
     /// - the root is in the context and has no superlayer;

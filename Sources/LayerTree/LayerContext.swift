@@ -528,32 +528,18 @@ final class ActionRecord {
 }
 
 /// What makes an implicit action's animation (a basic animation with no values, §10) the same
-/// action when it runs again: everything but its values and begin time, which a run gives it.
-/// The key path is the record's key (a run checks it).
+/// action when it runs again: everything but its values and begin time, which a run gives it —
+/// its shared settings with the begin time left out. The key path is the record's key (a run
+/// checks it).
 struct ImplicitSignature: Equatable {
-    var duration, speed, timeOffset, repeatCount, repeatDuration: Double
-    var autoreverses: Bool
-    var fillMode: FillMode
-    var timingFunction: TimingFunction?
-    var isRemovedOnCompletion, isAdditive, isCumulative: Bool
-    var valueFunction: ValueFunction?
+    var settings: PropertyAnimationSettings
 
     init(_ a: BasicAnimation) {
-        duration = a.timing.duration
-        speed = a.timing.speed
-        timeOffset = a.timing.timeOffset
-        repeatCount = a.timing.repeatCount
-        repeatDuration = a.timing.repeatDuration
-        autoreverses = a.timing.autoreverses
-        fillMode = a.timing.fillMode
-        timingFunction = a.timingFunction
-        isRemovedOnCompletion = a.isRemovedOnCompletion
-        isAdditive = a.isAdditive
-        isCumulative = a.isCumulative
-        valueFunction = a.valueFunction
+        settings = a.settings
+        settings.timing.beginTime = 0
     }
 
-    /// Whether `a` has this signature (the fields are listed once, in the initialiser above).
+    /// Whether `a` has this signature.
     func matches(_ a: BasicAnimation) -> Bool { self == ImplicitSignature(a) }
 }
 

@@ -6,7 +6,10 @@ import Testing
 /// added as a tree; the vector form for a cubic's speed must give the scalar form's bits.
 @Suite("Arc-length quadrature")
 struct GaussLegendreTests {
-    @Test("§14.6 the vector quadrature of a cubic's speed equals the scalar one bit for bit: random cubics and intervals, degenerate ones too")
+    /// Debug builds take the scalar rule in both (the vectors are ~400× slower unoptimised): the
+    /// comparison means something only in optimised builds, which CI's release test run covers.
+    @Test("§14.6 the vector quadrature of a cubic's speed equals the scalar one bit for bit: random cubics and intervals, degenerate ones too (optimised builds)",
+          .enabled(if: TestScale.isFull))
     func vectorEqualsScalar() {
         var rng = SeededGenerator(seed: 0x474c_3136)
         func coordinate() -> Double {

@@ -96,6 +96,70 @@ extension Animation {
     }
 }
 
+/// What every property animation holds besides its values and its own parameters: Core
+/// Animation's `CAAnimation` and `CAPropertyAnimation` properties, with their defaults. Basic,
+/// spring and keyframe animations store one and expose its fields as their own
+/// (``PropertyAnimationStorage``), so that these properties are declared once.
+public struct PropertyAnimationSettings: Sendable, Hashable {
+    /// The animation's timing (semantics §2).
+    public var timing = MediaTiming()
+    /// The pacing of each iteration; nil means linear (semantics §3.3).
+    public var timingFunction: TimingFunction?
+    /// Whether the animation is removed once its active duration has passed (semantics §1.4).
+    public var isRemovedOnCompletion = true
+    /// Whether the value is added to the value beneath instead of replacing it (semantics §4.3).
+    public var isAdditive = false
+    /// Whether each iteration starts where the previous one ended (semantics §4.4).
+    public var isCumulative = false
+    /// A function that turns the interpolated number into a transform (semantics §4.7).
+    public var valueFunction: ValueFunction?
+
+    /// Core Animation's defaults: duration 0 (0.25 s once added), linear, removed on completion,
+    /// neither additive nor cumulative, no value function.
+    public init() {}
+}
+
+/// A property animation that keeps its shared properties in one ``PropertyAnimationSettings``:
+/// ``PropertyAnimation``'s and ``Animation``'s properties read and write its fields.
+public protocol PropertyAnimationStorage: PropertyAnimation {
+    /// The shared properties, stored.
+    var settings: PropertyAnimationSettings { get set }
+}
+
+extension PropertyAnimationStorage {
+    /// The animation's timing (semantics §2).
+    public var timing: MediaTiming {
+        get { settings.timing }
+        _modify { yield &settings.timing }   // in place: no copy of the timing per change
+    }
+    /// The pacing of each iteration; nil means linear (semantics §3.3).
+    public var timingFunction: TimingFunction? {
+        get { settings.timingFunction }
+        set { settings.timingFunction = newValue }
+    }
+    /// Whether the animation is removed once its active duration has passed (default true,
+    /// semantics §1.4). Ignored inside a group (§7).
+    public var isRemovedOnCompletion: Bool {
+        get { settings.isRemovedOnCompletion }
+        set { settings.isRemovedOnCompletion = newValue }
+    }
+    /// Whether the value is added to the value beneath instead of replacing it (semantics §4.3).
+    public var isAdditive: Bool {
+        get { settings.isAdditive }
+        set { settings.isAdditive = newValue }
+    }
+    /// Whether each iteration starts where the previous one ended (semantics §4.4).
+    public var isCumulative: Bool {
+        get { settings.isCumulative }
+        set { settings.isCumulative = newValue }
+    }
+    /// A function that turns the interpolated number into a transform (semantics §4.7).
+    public var valueFunction: ValueFunction? {
+        get { settings.valueFunction }
+        set { settings.valueFunction = newValue }
+    }
+}
+
 /// An animation of one layer property: Core Animation's `CAPropertyAnimation`.
 public protocol PropertyAnimation: Animation {
     /// The animated key path: a property (`"opacity"`) or a field of one (`"position.x"`,

@@ -24,7 +24,7 @@
 /// fade.toValue = 1
 /// fade.duration = 2
 /// ```
-public struct BasicAnimation: PropertyAnimation {
+public struct BasicAnimation: PropertyAnimationStorage {
     public var keyPath: String
     /// The start value, or nil (see the table above).
     public var fromValue: AnimationValue?
@@ -32,22 +32,14 @@ public struct BasicAnimation: PropertyAnimation {
     public var toValue: AnimationValue?
     /// The change relative to the start or end, or nil.
     public var byValue: AnimationValue?
-    public var timing: MediaTiming
-    public var timingFunction: TimingFunction?
-    public var isRemovedOnCompletion: Bool
-    public var isAdditive: Bool
-    public var isCumulative: Bool
-    public var valueFunction: ValueFunction?
+    /// The timing, timing function, lifecycle and composition it shares with every property
+    /// animation (``PropertyAnimationStorage``: `timing`, `timingFunction`, `isAdditive`, …).
+    public var settings = PropertyAnimationSettings()
 
     /// An animation of `keyPath` with Core Animation's defaults: no values, duration 0 (0.25 s
     /// once added), linear, removed on completion, neither additive nor cumulative.
     public init(keyPath: String) {
         self.keyPath = keyPath
-        self.timing = MediaTiming()
-        self.timingFunction = nil
-        self.isRemovedOnCompletion = true
-        self.isAdditive = false
-        self.isCumulative = false
     }
 
     /// An animation of `keyPath` between typed values, for example

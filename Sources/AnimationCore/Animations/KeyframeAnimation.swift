@@ -50,7 +50,7 @@ public enum RotationMode: String, Sendable, CaseIterable {
 /// zero distances in paced mode (and a zero-length path) fall back to even spacing; in cubic
 /// modes transforms interpolate linearly (by decomposition), since a spline of matrices has no
 /// meaning.
-public struct KeyframeAnimation: PropertyAnimation {
+public struct KeyframeAnimation: PropertyAnimationStorage {
     public var keyPath: String
     /// The keyframe values (semantics §5.1); ignored when ``path`` is set.
     public var values: [AnimationValue]? { didSet { rebuild() } }
@@ -72,12 +72,9 @@ public struct KeyframeAnimation: PropertyAnimation {
     public var biasValues: [Double]? { didSet { rebuild() } }
     /// Whether the layer turns to follow ``path`` (semantics §5.7); ignored without a path.
     public var rotationMode: RotationMode?
-    public var timing: MediaTiming
-    public var timingFunction: TimingFunction?
-    public var isRemovedOnCompletion: Bool
-    public var isAdditive: Bool
-    public var isCumulative: Bool
-    public var valueFunction: ValueFunction?
+    /// The timing, timing function, lifecycle and composition it shares with every property
+    /// animation (``PropertyAnimationStorage``: `timing`, `timingFunction`, `isAdditive`, …).
+    public var settings = PropertyAnimationSettings()
 
     /// Precomputed key times, tangents and arc lengths, rebuilt whenever an input changes.
     private var plan: KeyframePlan
@@ -90,10 +87,6 @@ public struct KeyframeAnimation: PropertyAnimation {
     /// A keyframe animation of `keyPath` with Core Animation's defaults (no values, linear mode).
     public init(keyPath: String) {
         self.keyPath = keyPath
-        self.timing = MediaTiming()
-        self.isRemovedOnCompletion = true
-        self.isAdditive = false
-        self.isCumulative = false
         self.plan = KeyframePlan.empty
     }
 

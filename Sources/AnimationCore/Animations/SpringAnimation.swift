@@ -11,7 +11,7 @@ import Foundation
 /// `y(t) = 1 − x(t)`; under-, critically and over-damped cases. Unless ``allowsOverdamping`` is
 /// true, ζ is clamped to 1 (§6.3). Positive ``initialVelocity`` moves toward the end, in units of the
 /// start-to-end distance per second (§6.1).
-public struct SpringAnimation: PropertyAnimation {
+public struct SpringAnimation: PropertyAnimationStorage {
     public var keyPath: String
     /// The start value, or nil (semantics §4.1).
     public var fromValue: AnimationValue?
@@ -19,12 +19,9 @@ public struct SpringAnimation: PropertyAnimation {
     public var toValue: AnimationValue?
     /// The change relative to the start or end, or nil.
     public var byValue: AnimationValue?
-    public var timing: MediaTiming
-    public var timingFunction: TimingFunction?
-    public var isRemovedOnCompletion: Bool
-    public var isAdditive: Bool
-    public var isCumulative: Bool
-    public var valueFunction: ValueFunction?
+    /// The timing, timing function, lifecycle and composition it shares with every property
+    /// animation (``PropertyAnimationStorage``: `timing`, `timingFunction`, `isAdditive`, …).
+    public var settings = PropertyAnimationSettings()
 
     /// The mass on the spring (> 0, default 1).
     public var mass: Double
@@ -43,11 +40,6 @@ public struct SpringAnimation: PropertyAnimation {
     /// initial velocity 0.
     public init(keyPath: String) {
         self.keyPath = keyPath
-        self.timing = MediaTiming()
-        self.timingFunction = nil
-        self.isRemovedOnCompletion = true
-        self.isAdditive = false
-        self.isCumulative = false
         self.mass = 1
         self.stiffness = 100
         self.damping = 10
