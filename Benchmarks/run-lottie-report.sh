@@ -17,27 +17,30 @@ out=${1:-perf-reports/$day-lottie-$commit}
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
 files=Benchmarks/Lottie/loader-12.json,Benchmarks/Lottie/logo-48.json
+build=(-Xcc -march=native) build_dir=.build-native build_note="release -Xcc -march=native"
 if [ $smoke = 1 ]; then
     sizes=1,100; options=(--benchmark_min_time=0.01)
+    # The benchmark smoke's build (run-report.sh --smoke): one build for both smokes.
+    build=(-Xcc -march=x86-64-v3) build_dir=.build-smoke build_note="release -Xcc -march=x86-64-v3 (smoke)"
 else
     # Repetitions interleaved at random: the machines drift by tens of per cent within a run, and
     # a ratio taken between rows measured minutes apart carries that drift.
     sizes=1,100,1000,10000; options=(--benchmark_min_time=0.5 --benchmark_repetitions=3 --benchmark_enable_random_interleaving=true)
 fi
 
-echo "== building lottie-shim (engine with -Xcc -march=native) =="
-(cd Benchmarks && swift build -c release -Xcc -march=native --scratch-path .build-native --product lottie-shim 2>&1 | tail -n 1)
+echo "== building lottie-shim (the engine with ${build[*]}) =="
+(cd Benchmarks && swift build -c release "${build[@]}" --scratch-path "$build_dir" --product lottie-shim 2>&1 | tail -n 1)
 
 cpu=$(grep -m1 "model name" /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//' || echo unknown)
 cat > "$out/environment.json" <<JSON
 {"date": "$day", "commit": "$commit", "cpu": "$cpu", "processors": "$(nproc)",
  "os": "$(. /etc/os-release && echo "$PRETTY_NAME")", "swift": "$(swift --version 2>&1 | head -n 1 | sed 's/"/\\"/g')",
- "engineBuild": "release -Xcc -march=native", "rlottie": "$(dpkg-query -W -f='${Version}' librlottie-dev 2>/dev/null || echo unknown)",
+ "engineBuild": "$build_note", "rlottie": "$(dpkg-query -W -f='${Version}' librlottie-dev 2>/dev/null || echo unknown)",
  "instances": "$sizes", "files": "$files"}
 JSON
 
 echo "== lottie-shim =="
-Benchmarks/.build-native/release/lottie-shim --lottie-files=$files --instances=$sizes "${options[@]}" \
+"Benchmarks/$build_dir/release/lottie-shim" --lottie-files=$files --instances=$sizes "${options[@]}" \
     --benchmark_out="$out/lottie-shim.json" --benchmark_out_format=json | tee "$out/lottie-shim.txt"
 if grep -q "ERROR OCCURRED" "$out/lottie-shim.txt"; then
     echo "lottie-shim: a row could not run (see above)" >&2

@@ -2,7 +2,7 @@
 # Runs both benchmark suites and writes a report folder: raw JSON, a Markdown summary and SVG charts.
 #
 #   Benchmarks/run-report.sh                  # full run → perf-reports/<date>-<commit>/
-#   Benchmarks/run-report.sh --smoke DIR      # small sizes, for CI: the same files, in DIR
+#   Benchmarks/run-report.sh --smoke DIR      # small sizes, one x86-64-v3 build, for CI: the same files, in DIR
 #
 # What runs (each in the same run, so ratios compare like with like):
 #   - engine-shim (google benchmark): the engine through the C interface beside C++ baselines,
@@ -23,51 +23,61 @@ out=${1:-perf-reports/$day-$commit}
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
 native=(-Xcc -march=native)
+native_dir=.build-native portable=() portable_dir=.build
 
 if [ $smoke = 1 ]; then
     w1=65536; mix=10000,100000; reps=2; mintime=0.1; scale=small
     w2=2000; w1count=16000; icrepeats=3; figures=(--w1 100000 --properties 20000 --frames 10)
+    # One build serves the whole smoke (and the Lottie smoke, run-lottie-report.sh --smoke):
+    # x86-64-v3 (AVX2, FMA) instead of this CPU's instructions and instead of the portable
+    # baseline — AVX2 is what callgrind can still run, and a smoke checks that everything runs
+    # and that the ratio floors hold, not the figures.
+    native=(-Xcc -march=x86-64-v3) native_dir=.build-smoke portable=("${native[@]}") portable_dir=.build-smoke
+    build_note="release -Xcc -march=x86-64-v3 for everything (smoke: one build)"
 else
     w1=1048576; mix=10000,100000,1000000; reps=5; mintime=0.5; scale=full
     w2=10000; w1count=100000; icrepeats=5; figures=(--w1 1000000 --properties 1000000 --frames 120)
+    build_note="release -Xcc -march=native (shim, batch-figures native); release portable (package-benchmark, callgrind)"
 fi
 
 echo "== building (engine native for the shim and batch-figures; portable for the rest) =="
-# Two builds of the engine, each in its own scratch folder of the benchmark package (so that they
-# never invalidate each other): native (-march=native) for the shim and batch-figures, portable for
-# package-benchmark, callgrind, batch-figures and the report tool. batch-figures is the root
-# package's product, built here as a dependency's: the same engine build serves it.
-(cd Benchmarks && swift build -c release "${native[@]}" --scratch-path .build-native --product engine-shim 2>&1 | tail -n 1)
-(cd Benchmarks && swift build -c release "${native[@]}" --scratch-path .build-native --product batch-figures 2>&1 | tail -n 1)
+# Two builds of the engine (one in smoke mode), each in its own scratch folder of the benchmark
+# package (so that they never invalidate each other): native (-march=native) for the shim and
+# batch-figures, portable for package-benchmark, callgrind, batch-figures and the report tool.
+# batch-figures is the root package's product, built here as a dependency's: the same engine
+# build serves it.
+for product in engine-shim batch-figures; do
+    (cd Benchmarks && swift build -c release "${native[@]}" --scratch-path "$native_dir" --product "$product" 2>&1 | tail -n 1)
+done
 for product in instruction-count perf-report batch-figures; do
-    (cd Benchmarks && swift build -c release --product "$product" 2>&1 | tail -n 1)
+    (cd Benchmarks && swift build -c release ${portable[@]+"${portable[@]}"} --scratch-path "$portable_dir" --product "$product" 2>&1 | tail -n 1)
 done
 
 cpu=$(grep -m1 "model name" /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//' || echo unknown)
 cat > "$out/environment.json" <<JSON
 {"date": "$day", "commit": "$commit", "cpu": "$cpu", "processors": "$(nproc)",
  "os": "$(. /etc/os-release && echo "$PRETTY_NAME")", "swift": "$(swift --version 2>&1 | head -n 1 | sed 's/"/\\"/g')",
- "engineBuild": "release -Xcc -march=native (shim, batch-figures native); release portable (package-benchmark, callgrind)",
+ "engineBuild": "$build_note",
  "shimW1Size": "$w1", "shimMixSizes": "$mix", "repetitions": "$reps", "scale": "$scale"}
 JSON
 
 echo "== C++ shim (google benchmark) =="
-Benchmarks/.build-native/release/engine-shim --w1-size=$w1 --mix-sizes=$mix --benchmark_repetitions=$reps \
+"Benchmarks/$native_dir/release/engine-shim" --w1-size=$w1 --mix-sizes=$mix --benchmark_repetitions=$reps \
     --benchmark_min_time=$mintime --benchmark_report_aggregates_only=true \
     --benchmark_out="$out/shim.json" --benchmark_out_format=json
 
 echo "== Swift suites (package-benchmark) =="
-(cd Benchmarks && BENCHMARK_SCALE=$scale swift package --disable-sandbox --allow-writing-to-directory "$out" \
-    benchmark --format jmh --path "$out" --no-progress 2>&1 | tail -n 3)
+(cd Benchmarks && BENCHMARK_SCALE=$scale swift package ${portable[@]+"${portable[@]}"} --scratch-path "$portable_dir" \
+    --disable-sandbox --allow-writing-to-directory "$out" benchmark --format jmh --path "$out" --no-progress 2>&1 | tail -n 3)
 mv "$out/Current_run.jmh.json" "$out/swift.jmh.json"
 
 echo "== batch-figures, native and portable =="
-Benchmarks/.build-native/release/batch-figures "${figures[@]}" --json > "$out/figures-native.json"
-Benchmarks/.build/release/batch-figures "${figures[@]}" --json > "$out/figures-portable.json"
+"Benchmarks/$native_dir/release/batch-figures" "${figures[@]}" --json > "$out/figures-native.json"
+"Benchmarks/$portable_dir/release/batch-figures" "${figures[@]}" --json > "$out/figures-portable.json"
 
 echo "== instructions per evaluation (callgrind) =="
 binary=$(mktemp)
-objcopy --strip-debug Benchmarks/.build/release/instruction-count "$binary"   # valgrind 3.19 cannot read DWARF 5
+objcopy --strip-debug "Benchmarks/$portable_dir/release/instruction-count" "$binary"   # valgrind 3.19 cannot read DWARF 5
 count() {  # workload size repeats → {"instructions": …, "evaluations": …}
     local cg; cg=$(mktemp)
     local info; info=$(valgrind --tool=callgrind --callgrind-out-file="$cg" --toggle-collect='*measuredWork*' "$binary" "$1" "$2" "$3" 2>/dev/null)
@@ -80,4 +90,4 @@ echo "{\"W1 (portable)\": $(count w1 $w1count $icrepeats), \"W2 (portable)\": $(
 rm -f "$binary"
 
 echo "== summary =="
-Benchmarks/.build/release/perf-report summarize "$out"
+"Benchmarks/$portable_dir/release/perf-report" summarize "$out"
