@@ -6,9 +6,10 @@ import Synchronization
 /// Evaluates a ``TrackStore`` at a time: every output slot's presentation value, the slots whose
 /// value changed, and the frame's events (docs/architecture.md, "Chunks over cores").
 ///
-/// A frame brings the store's plan up to date with the changes since the last frame
-/// (O(what changed), never a replan of everything), then runs four
-/// stages: group timing nodes (parents first, scalar; semantics §2.7, §7); the kernels over every
+/// A frame takes the store's plan, brought up to date with the changes since the last frame
+/// (O(what changed), never a replan of everything), as one value — the batches, the time nodes
+/// and the layers' clock pass, the composition plan, the presentation table — and reads nothing
+/// else of the store until it reports what finished. It runs four stages: group timing nodes (parents first, scalar; semantics §2.7, §7); the kernels over every
 /// batch, cut into contiguous chunks of whole 16-track blocks (64-byte aligned, so no two chunks
 /// share a cache line), each chunk then copying its exclusive tracks' values into the store's
 /// presentation table while they are in cache and collecting its tracks' events, each into its own

@@ -59,10 +59,6 @@ struct RecordTable<Record: TableRecord> {
         return index
     }
 
-    /// Whether `i` is in range and alive.
-    @inline(__always)
-    func isLive(_ i: Int) -> Bool { i >= 0 && i < records.count && records[i].alive }
-
     func withUnsafeBufferPointer<R>(_ body: (UnsafeBufferPointer<Record>) throws -> R) rethrows -> R {
         try records.withUnsafeBufferPointer(body)
     }
