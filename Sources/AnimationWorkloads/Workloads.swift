@@ -95,36 +95,85 @@ public struct W2Workload {
     ///   - only: every property of this family instead of the mix.
     ///   - progress: called now and then with the fraction done.
     public init(properties count: Int, seed: UInt64 = 2, only: Family? = nil, progress: (Double) -> Void = { _ in }) {
-        var rng = SplitMix64(seed: seed)
-        func unit() -> Double { Double.random(in: 0..<1, using: &rng) }
-        func number(_ r: ClosedRange<Double>) -> Double { Double.random(in: r, using: &rng) }
-        func curve() -> TimingFunction? {
-            if unit() < 0.5 { return TimingFunction(name: TimingFunction.Name.allCases[Int(unit() * 5)]) }
-            return try? TimingFunction(controlPoints: number(0...1), number(-0.5...1.5), number(0...1), number(-0.5...1.5))
-        }
-        func timing() -> MediaTiming {
-            MediaTiming(beginTime: number(0...1), duration: number(0.5...3), repeatCount: [0, 1, 2.5, .infinity][Int(unit() * 4)],
-                        autoreverses: unit() < 0.3, fillMode: FillMode.allCases[Int(unit() * 4)])
-        }
-        // A library of paths made of arcs and curves, shared by the path animations.
-        var paths: [Path] = []
-        for _ in 0..<64 {
-            var p = Path()
-            p.addArc(center: Point(x: number(-100...100), y: number(-100...100)), radius: number(20...120),
-                     startAngle: number(-3...3), endAngle: number(-3...3), clockwise: unit() < 0.5)
-            p.addCurve(to: Point(x: number(-200...200), y: number(-200...200)), control1: Point(x: number(-200...200), y: number(-200...200)),
-                       control2: Point(x: number(-200...200), y: number(-200...200)))
-            p.addArc(center: Point(x: number(-100...100), y: number(-100...100)), radius: number(20...120),
-                     startAngle: number(-3...3), endAngle: number(-3...3), clockwise: unit() < 0.5)
-            paths.append(p)
-        }
-        func point() -> AnimationValue { .point(Point(x: number(-200...200), y: number(-200...200))) }
-        func color() -> AnimationValue { .color(Color(red: unit(), green: unit(), blue: unit(), alpha: unit())) }
-
+        var generator = Generator(seed: seed, only: only)
         var layers: [RandomLayer] = []
         layers.reserveCapacity(count)
         for i in 0..<count {
             if i % 65_536 == 0 { progress(Double(i) / Double(count)) }
+            layers.append(generator.layer(i))
+        }
+        progress(1)
+        self.layers = layers
+    }
+
+    /// A workload of the given layers (a sample of a larger one, ``streamedStore(properties:seed:only:sample:progress:)``).
+    public init(layers: [RandomLayer]) {
+        self.layers = layers
+    }
+
+    /// What ``init(properties:seed:only:progress:)`` then ``makeStore(progress:)`` give — the same
+    /// store — built as the layers are drawn, keeping only every `count / sample`-th layer (the
+    /// sample ``Measure/reference(_:evaluator:frames:sample:)`` judges, the same layers it would
+    /// pick from the whole workload). A million layers' animations held beside the store were
+    /// 0.9 GB of the million-property bench's peak.
+    public static func streamedStore(properties count: Int, seed: UInt64 = 2, only: Family? = nil, sample: Int,
+                                     progress: (Double) -> Void = { _ in }) throws -> (store: TrackStore, sample: W2Workload) {
+        var generator = Generator(seed: seed, only: only)
+        let store = TrackStore()
+        let step = max(1, count / max(1, sample))
+        var kept: [RandomLayer] = []
+        for i in 0..<count {
+            if i % 65_536 == 0 { progress(Double(i) / Double(count)) }
+            let layer = generator.layer(i)
+            try add(layer, to: store)
+            if i % step == 0 { kept.append(layer) }
+        }
+        progress(1)
+        return (store, W2Workload(layers: kept))
+    }
+
+    private static func add(_ layer: RandomLayer, to store: TrackStore) throws {
+        for (property, value) in layer.model { try store.setModelValue(value, layer: layer.layer, property: property) }
+        for animation in layer.animations { try store.add(animation, layer: layer.layer) }
+    }
+
+    /// Draws W2's layers in order from a seed.
+    private struct Generator {
+        var rng: SplitMix64
+        let only: Family?
+        var paths: [Path] = []
+
+        init(seed: UInt64, only: Family?) {
+            rng = SplitMix64(seed: seed)
+            self.only = only
+            // A library of paths made of arcs and curves, shared by the path animations.
+            for _ in 0..<64 {
+                var p = Path()
+                p.addArc(center: Point(x: number(-100...100), y: number(-100...100)), radius: number(20...120),
+                         startAngle: number(-3...3), endAngle: number(-3...3), clockwise: unit() < 0.5)
+                p.addCurve(to: Point(x: number(-200...200), y: number(-200...200)), control1: Point(x: number(-200...200), y: number(-200...200)),
+                           control2: Point(x: number(-200...200), y: number(-200...200)))
+                p.addArc(center: Point(x: number(-100...100), y: number(-100...100)), radius: number(20...120),
+                         startAngle: number(-3...3), endAngle: number(-3...3), clockwise: unit() < 0.5)
+                paths.append(p)
+            }
+        }
+
+        mutating func unit() -> Double { Double.random(in: 0..<1, using: &rng) }
+        mutating func number(_ r: ClosedRange<Double>) -> Double { Double.random(in: r, using: &rng) }
+        mutating func curve() -> TimingFunction? {
+            if unit() < 0.5 { return TimingFunction(name: TimingFunction.Name.allCases[Int(unit() * 5)]) }
+            return try? TimingFunction(controlPoints: number(0...1), number(-0.5...1.5), number(0...1), number(-0.5...1.5))
+        }
+        mutating func timing() -> MediaTiming {
+            MediaTiming(beginTime: number(0...1), duration: number(0.5...3), repeatCount: [0, 1, 2.5, .infinity][Int(unit() * 4)],
+                        autoreverses: unit() < 0.3, fillMode: FillMode.allCases[Int(unit() * 4)])
+        }
+        mutating func point() -> AnimationValue { .point(Point(x: number(-200...200), y: number(-200...200))) }
+        mutating func color() -> AnimationValue { .color(Color(red: unit(), green: unit(), blue: unit(), alpha: unit())) }
+
+        /// Layer `i` (the layers must be drawn in order: each draws from the generator's stream).
+        mutating func layer(_ i: Int) -> RandomLayer {
             var kind = unit()
             if let only { kind = only.share.lowerBound + (only.share.upperBound - only.share.lowerBound) * kind * 0.999 }
             let animation: any PropertyAnimation
@@ -185,10 +234,8 @@ public struct W2Workload {
                 animation = s
                 model = points ? ["position": .point(.zero)] : ["opacity": 1]
             }
-            layers.append(RandomLayer(layer: LayerID(UInt64(i + 1)), model: model, animations: [animation]))
+            return RandomLayer(layer: LayerID(UInt64(i + 1)), model: model, animations: [animation])
         }
-        progress(1)
-        self.layers = layers
     }
 
     /// A store holding every layer's model and animation.
@@ -196,8 +243,7 @@ public struct W2Workload {
         let store = TrackStore()
         for (i, layer) in layers.enumerated() {
             if i % 65_536 == 0 { progress(Double(i) / Double(layers.count)) }
-            for (property, value) in layer.model { try store.setModelValue(value, layer: layer.layer, property: property) }
-            for animation in layer.animations { try store.add(animation, layer: layer.layer) }
+            try Self.add(layer, to: store)
         }
         progress(1)
         return store
