@@ -111,24 +111,17 @@ extension TrackStore {
     }
 
     private func checkSlots(_ report: inout InvariantReport) {
-        var live = 0
         for s in tables.slots.indices where tables.slots[s].alive && !report.isFull {
-            live += 1
-            let slot = tables.slots[s], name = "slot \(s) (\(slot.property))"
-            report.check(tables.slotByKey[SlotKey(layer: slot.layer, property: slot.property)] == Int32(s), "\(name) is not found by its layer and property")
-            report.check(tables.layers[slot.layer]?.slots.contains(Int32(s)) ?? false, "\(name) is not listed by its layer \(slot.layer)")
-            report.check(slot.model.kind == slot.kind, "\(name)'s model is a \(slot.model.kind), the slot a \(slot.kind)")
-            let location = tables.table.locations[s]
-            if location.column >= 0, Int(location.column) < tables.table.columns.count {
-                let column = tables.table.columns[Int(location.column)]
-                report.check(column.property == slot.property && column.kind == slot.kind,
-                             "\(name) has a row in column \(column.property) of \(column.kind)")
-                report.check(location.row >= 0 && Int(location.row) < column.count && column.slots[Int(location.row)] == Int32(s),
-                             "\(name)'s row \(location.row) names another slot")
-                report.check(location.generation == slot.generation, "\(name)'s row has generation \(location.generation), the slot \(slot.generation)")
-            } else {
-                report.check(false, "\(name) has no row (column \(location.column))")
+            let slot = tables.slots[s], location = tables.table.locations[s]
+            guard location.column >= 0, Int(location.column) < tables.table.columns.count else {
+                report.check(false, "slot \(s) has no row (column \(location.column))")
+                continue
             }
+            let column = tables.table.columns[Int(location.column)], name = "slot \(s) (\(column.property))"
+            report.check(column.kind == slot.kind, "\(name) has a row in column \(column.property) of \(column.kind), the slot a \(slot.kind)")
+            report.check(location.row >= 0 && Int(location.row) < column.count && column.slots[Int(location.row)] == Int32(s),
+                         "\(name)'s row \(location.row) names another slot")
+            report.check(location.generation == slot.generation, "\(name)'s row has generation \(location.generation), the slot \(slot.generation)")
             var previous: (UInt64, Int32)?
             for entry in slot.entries {
                 let t = Int(entry.track)
@@ -138,26 +131,25 @@ extension TrackStore {
                 }
                 report.check((entry.isRotation ? tables.tracks[t].rotationSlot : tables.tracks[t].slot) == Int32(s),
                              "\(name) lists track \(t), which names slot \(entry.isRotation ? tables.tracks[t].rotationSlot : tables.tracks[t].slot)")
-                report.check(entry.sequence == tables.tracks[t].sequence, "\(name)'s entry for track \(t) has an old sequence")
-                if let previous { report.check(previous <= (entry.sequence, entry.leafIndex), "\(name)'s entries are out of add order") }
-                previous = (entry.sequence, entry.leafIndex)
+                let order = (tables.tracks[t].sequence, tables.tracks[t].leafIndex)
+                if let previous { report.check(previous <= order, "\(name)'s entries are out of add order") }
+                previous = order
             }
         }
-        report.check(tables.slotByKey.count == live, "\(tables.slotByKey.count) slot keys for \(live) live tables.slots")
     }
 
     private func checkAnimations(_ report: inout InvariantReport) {
         for a in tables.animations.indices where tables.animations[a].alive && !report.isFull {
             let animation = tables.animations[a], name = "animation \(a)"
-            guard let layer = tables.layers[animation.layer] else {
+            guard tables.layers[animation.layer] != nil else {
                 report.check(false, "\(name)'s layer \(animation.layer) has no record")
                 continue
             }
-            report.check(layer.animations.count { $0 == Int32(a) } == 1, "\(name) is not listed once by its layer")
+            let underKey = animation.key.map { tables.animationByKey[AnimationKey(layer: animation.layer, key: $0)] == Int32(a) }
             if animation.parked {
-                report.check(animation.key.map { layer.keys[$0] == Int32(a) } ?? false, "\(name) is parked but not under its key")
+                report.check(underKey ?? false, "\(name) is parked but not under its key")
             } else if let key = animation.key {
-                report.check(layer.keys[key] == Int32(a), "\(name) is not found by its key '\(key)'")
+                report.check(underKey ?? false, "\(name) is not found by its key '\(key)'")
             }
             for t in animation.tracks {
                 report.check(t >= 0 && Int(t) < tables.tracks.count && tables.tracks[t].alive && tables.tracks[t].animation == Int32(a),
@@ -171,23 +163,42 @@ extension TrackStore {
     }
 
     private func checkLayers(_ report: inout InvariantReport) {
+        // Each layer's lists hold its own live records, linked both ways; with every live record
+        // on some list once (the totals match, and a list holds no record twice or it would
+        // cycle), every slot and animation is listed by its layer.
+        var listedSlots = 0, listedAnimations = 0
         for (id, layer) in tables.layers where !report.isFull {
-            for s in layer.slots {
-                report.check(s >= 0 && Int(s) < tables.slots.count && tables.slots[s].alive && tables.slots[s].layer == id,
-                             "layer \(id) lists slot \(s), which is not alive or not its own")
+            // A slot belongs to the layer its presentation row names (a slot without a row is
+            // reported by the slot checks).
+            let listed = tables.slots.checkList(layer.slots, "layer \(id)'s slots", belongs: { s in
+                let location = tables.table.locations[Int(s)]
+                guard location.column >= 0, Int(location.column) < tables.table.columns.count, location.row >= 0,
+                      Int(location.row) < tables.table.columns[Int(location.column)].count else { return true }
+                return tables.table.columns[Int(location.column)].layers[Int(location.row)] == id
+            }, into: &report)
+            listedSlots += listed.count
+            listedAnimations += tables.animations.checkList(layer.animations, "layer \(id)'s animations",
+                                                            belongs: { tables.animations[$0].layer == id }, into: &report).count
+            // Found by layer and property: one slot per column, and the index (past the
+            // threshold) names each.
+            var columns = Set<Int32>()
+            for s in listed where tables.table.locations[Int(s)].column >= 0 {
+                let column = tables.table.locations[Int(s)].column
+                report.check(columns.insert(column).inserted, "layer \(id) has two slots in column \(column)")
+                report.check(layer.slotIndex.isEmpty || layer.slotIndex[column] == s, "layer \(id)'s index does not find slot \(s)")
             }
-            for a in layer.animations {
-                report.check(a >= 0 && Int(a) < tables.animations.count && tables.animations[a].alive && tables.animations[a].layer == id,
-                             "layer \(id) lists animation \(a), which is not alive or not its own")
-            }
-            for (key, a) in layer.keys {
-                guard a >= 0, Int(a) < tables.animations.count, tables.animations[a].alive, tables.animations[a].key == key else {
-                    report.check(false, "layer \(id)'s key '\(key)' names animation \(a), which is not alive under that key")
-                    continue
-                }
-                report.check(layer.animations.contains(a),
-                             "layer \(id)'s key '\(key)' names animation \(a), which is not its listed animation with that key")
-            }
+            report.check(listed.count > EngineTables.slotIndexThreshold ? layer.slotIndex.count == listed.count
+                                                                         : layer.slotIndex.isEmpty || layer.slotIndex.count == listed.count,
+                         "layer \(id) indexes \(layer.slotIndex.count) of its \(listed.count) slots")
         }
+        for (name, a) in tables.animationByKey where !report.isFull {
+            report.check(a >= 0 && Int(a) < tables.animations.count && tables.animations[a].alive && tables.animations[a].key == name.key
+                         && tables.animations[a].layer == name.layer,
+                         "key '\(name.key)' of layer \(name.layer) names animation \(a), which is not its animation alive under that key")
+        }
+        guard !report.isFull else { return }
+        report.check(listedSlots == tables.slots.liveCount, "layers list \(listedSlots) slots of \(tables.slots.liveCount) live")
+        report.check(listedAnimations == tables.animations.liveCount,
+                     "layers list \(listedAnimations) animations of \(tables.animations.liveCount) live")
     }
 }

@@ -82,7 +82,7 @@ public final class TrackStore {
     ///   `property` when it is empty.
     @discardableResult
     public func setModelValue(_ value: AnimationValue, layer: LayerID, property: String) throws -> SlotHandle {
-        if let s = tables.slotByKey[SlotKey(layer: layer, property: property)] {
+        if let s = tables.slot(layer: layer, property: property) {
             guard tables.slots[s].kind == value.kind else {
                 throw AnimationError(field: "value", reason: "'\(property)' holds a \(tables.slots[s].kind), not a \(value.kind)")
             }
@@ -112,17 +112,17 @@ public final class TrackStore {
 
     /// The slot of `property` on `layer`, if it exists.
     public func slot(layer: LayerID, property: String) -> SlotHandle? {
-        tables.slotByKey[SlotKey(layer: layer, property: property)].map(tables.handle(ofSlot:))
+        tables.slot(layer: layer, property: property).map(tables.handle(ofSlot:))
     }
 
     /// The model value of a slot, or nil for a stale handle.
     public func modelValue(of slot: SlotHandle) -> AnimationValue? {
-        tables.resolve(slot).map { tables.slots[$0].model }
+        tables.resolve(slot).map { tables.model(of: $0) }
     }
 
     /// The layer and property of a slot, or nil for a stale handle.
     public func key(of slot: SlotHandle) -> (layer: LayerID, property: String)? {
-        tables.resolve(slot).map { (tables.slots[$0].layer, tables.slots[$0].property) }
+        tables.resolve(slot).map { (tables.layer(of: $0), tables.property(of: $0)) }
     }
 
     /// Every live slot.
@@ -132,7 +132,7 @@ public final class TrackStore {
 
     /// The slots of `layer` in creation order (empty for an unknown layer).
     public func slots(of layer: LayerID) -> [SlotHandle] {
-        tables.layers[layer]?.slots.map(tables.handle(ofSlot:)) ?? []
+        tables.slots(of: layer).map(tables.handle(ofSlot:))
     }
 
     /// Removes a slot: the animations with a track on it are cancelled (their stop events, outcome
@@ -143,7 +143,7 @@ public final class TrackStore {
     @discardableResult
     public func removeSlot(_ slot: SlotHandle) -> Bool {
         guard let s = tables.resolve(slot) else { return false }
-        parking.discardParked(layer: tables.slots[s].layer, slot: s)
+        parking.discardParked(layer: tables.layer(of: s), slot: s)
         var cancelled: [Int32] = []
         for entry in tables.slots[s].entries {
             if entry.isRotation {
@@ -167,7 +167,7 @@ public final class TrackStore {
         parking.discardParked(layer: layer)
         guard tables.layers[layer] != nil else { return hadTime }
         for a in tables.listedAnimations(of: layer) { remove(tables.handle(ofAnimation: a), outcome: .cancelled) }
-        for s in tables.layers[layer]?.slots ?? [] {
+        for s in tables.slots(of: layer) {
             tables.slots[s].entries.removeAll()
             compiler.freeSlot(s)
         }
@@ -217,12 +217,12 @@ public final class TrackStore {
         }
         let index = compiler.insert(animation, layer: layer, sequence: tables.takeSequence(), reusing: nil)
         tables.animations[index].key = key
-        tables.layers[layer, default: LayerRecord()].animations.append(index)
+        tables.link(animation: index, layer: layer)
         if let key {
             // What is parked under the key goes (parking was turned off since, or it was not
             // taken over above): the key names one animation.
             if let parked = tables.parkedAnimation(forKey: key, layer: layer) { parking.discardParked(parked) }
-            tables.layers[layer]!.keys[key] = index   // listed above, so not forgotten by the discard
+            tables.animationByKey[AnimationKey(layer: layer, key: key)] = index
         }
         return tables.handle(ofAnimation: index)
     }

@@ -68,8 +68,14 @@ struct TrackStoreInvariantsTests {
         #expect(broken.contains { $0.hasPrefix("track \(track) has 0 entries in slot \(opacity)") }, "\(broken)")
 
         let (other, _) = try scene()
-        other.tables.layers[LayerID(2)]!.slots.removeAll()
-        #expect(other.invariantViolations().contains { $0.contains("is not listed by its layer") })
+        other.tables.layers[LayerID(2)]!.slots = RecordList()
+        let unlisted = other.invariantViolations()
+        #expect(unlisted.contains { $0.hasPrefix("layers list") && $0.contains("slots of") }, "\(unlisted)")
+        let (looped, _) = try scene()
+        let first = looped.tables.layers[LayerID(1)]!.slots.first
+        looped.tables.slots[first].next = first   // a list that runs round in a circle is named, not followed
+        let cycle = looped.invariantViolations()
+        #expect(cycle.contains { $0.contains("layer 1's slots") }, "\(cycle)")
 
         let (third, _) = try scene()
         let tracks = third.tables.tracks.records

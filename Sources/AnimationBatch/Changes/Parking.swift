@@ -43,8 +43,15 @@ final class Parking {
         tables.animations[a].retargeted = false
         unsafeDowncast(batch, to: InterpolatingBatch.self).targetState[i] = InterpolatingBatch.noTarget   // canPark: a column track
         compiler.removeEntries(of: t, from: tables.tracks[t].slot)
-        tables.animations[a].parkedTiming = batch.timing(i)
-        batch.setTiming(i, .padding)
+        // A lane that never begins and neither fills nor reports (a padding lane's begin time,
+        // speed, offset, flags and parent); what that overwrote is kept for a takeover.
+        var timing = batch.timing(i)
+        (tables.animations[a].parkedSpeed, tables.animations[a].parkedTimeOffset, tables.animations[a].parkedFlags) =
+            (timing.speed, timing.timeOffset, timing.flags)
+        let padding = CompiledTiming.padding
+        (timing.beginTime, timing.speed, timing.timeOffset, timing.flags) = (padding.beginTime, padding.speed, padding.timeOffset, padding.flags)
+        timing.point(at: -1)
+        batch.setTiming(i, timing)
         batch.state[i] = TrackState.neverEvaluated
         batch.setShown(i, row: nil, slot: SlotHandle(rawValue: 0))
         // It stays in its layer's record and under its key, parked by its flag (``LayerRecord``).
@@ -65,7 +72,7 @@ final class Parking {
         // Back in its slot first (last: the newest), so that the retarget configures it for the
         // slot it is in; the slot's other tracks are configured for it now being composed.
         let s = tables.tracks[t].slot
-        tables.slots[s].entries.append(SlotEntry(track: t, sequence: sequence, leafIndex: 0, isRotation: false))
+        tables.slots[s].entries.append(SlotEntry(track: t, isRotation: false))
         planner.markDirty(s)
         if tables.slots[s].entries.count > 1 {
             for entry in tables.slots[s].entries where !entry.isRotation && entry.track != t { compiler.configure(track: entry.track) }
@@ -125,16 +132,18 @@ final class Parking {
         let batch = unsafeDowncast(tables.batches[Int(tables.tracks[t].batch)], to: InterpolatingBatch.self)
         let i = Int(tables.tracks[t].index)
         if parked {
-            // Back in its slot with the timing it had (parking kept it and gave the lane one that
-            // never begins), under its layer's clock as it is now; its finish was reported when it
+            // Back in its slot with the timing it had (the lane kept most of it; parking kept what
+            // it overwrote), under its layer's clock as it is now; its finish was reported when it
             // was parked, so no stop now. Kept rather than compiled again from the animation:
             // reaching the animation's timing through its existential was 0.3 µs of a takeover.
-            var timing = tables.animations[a].parkedTiming
+            var timing = batch.timing(i)
+            (timing.speed, timing.timeOffset, timing.flags) =
+                (tables.animations[a].parkedSpeed, tables.animations[a].parkedTimeOffset, tables.animations[a].parkedFlags)
             timing.point(at: clocks.node(of: layer))
             let sequence = tables.takeSequence()
             tables.animations[a].sequence = sequence
             tables.tracks[t].sequence = sequence
-            tables.slots[s].entries.append(SlotEntry(track: Int32(t), sequence: sequence, leafIndex: 0, isRotation: false))
+            tables.slots[s].entries.append(SlotEntry(track: Int32(t), isRotation: false))
             planner.markDirty(Int32(s))   // the plan shows the lane in the slot's row again
             batch.setTiming(i, timing)
             tables.tracks[t].exclusive = true
@@ -145,7 +154,7 @@ final class Parking {
         } else {
             retargeter.moveToEnd(Int32(a))
         }
-        let model = tables.slots[s].model
+        let model = tables.model(of: Int32(s))
         // An exclusive track's fallback, shown when it does not contribute: defensive here (an
         // animation that begins now contributes until it ends, and then it is parked or, kept,
         // reconfigured by every model change), but the lane must match what configuring gives.
@@ -178,8 +187,6 @@ final class Parking {
     /// Frees parked animation `a` for good.
     func discardParked(_ a: Int32) {
         guard tables.animations[a].parked else { return }
-        let layer = tables.animations[a].layer
-        if let key = tables.animations[a].key { tables.changeLayerRecord(layer) { if $0.keys[key] == a { $0.keys[key] = nil } } }
         tables.animations[a].parked = false
         tables.parkedCount -= 1
         compiler.freeAnimation(a)
@@ -187,8 +194,7 @@ final class Parking {
 
     /// Frees every animation parked on `layer` (for `slot` only, when given).
     func discardParked(layer: LayerID, slot: Int32? = nil) {
-        guard let keyed = tables.layers[layer]?.keys.values else { return }
-        let parked = keyed.filter { tables.animations[Int($0)].parked }
+        let parked = tables.allAnimations(of: layer).filter { tables.animations[$0].parked }
         for a in parked where slot == nil || tables.tracks[Int(tables.animations[a].columnTrack)].slot == slot {
             discardParked(a)
         }

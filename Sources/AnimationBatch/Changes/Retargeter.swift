@@ -190,51 +190,50 @@ final class Retargeter {
                                                                              from sources: From?, to targets: To,
                                                                              startingAt first: Int, beginTime: Double) -> Int {
         var k = first
+        let table = tables.table
         tables.animations.withUnsafeMutableBufferPointer { records in
             tables.tracks.withUnsafeMutableBufferPointer { trackRecords in
-                tables.slots.withUnsafeBufferPointer { slotRecords in
-                    tables.batches.withUnsafeBufferPointer { batchList in
-                        while k < handles.count {
-                            let handle = handles[k], a = Int(handle.index)
-                            guard a >= 0, a < records.count, records[a].alive, records[a].generation == handle.generation else { return }
-                            let t = Int(records[a].columnTrack)
-                            guard t >= 0 else { return }
-                            let kind = trackRecords[t].valueKind
-                            guard targets.kind(k) == kind, sources?.kind(k) ?? kind == kind, sources != nil || trackRecords[t].exclusive else { return }
-                            // Unchecked: `columnTrack` is set only for a track of an interpolating batch (``AnimationCompiler/insert(_:layer:sequence:reusing:)``).
-                            let batch = unsafeDowncast(batchList[Int(trackRecords[t].batch)], to: InterpolatingBatch.self)
-                            let i = Int(trackRecords[t].index)
+                tables.batches.withUnsafeBufferPointer { batchList in
+                    while k < handles.count {
+                        let handle = handles[k], a = Int(handle.index)
+                        guard a >= 0, a < records.count, records[a].alive, records[a].generation == handle.generation else { return }
+                        let t = Int(records[a].columnTrack)
+                        guard t >= 0 else { return }
+                        let kind = trackRecords[t].valueKind
+                        guard targets.kind(k) == kind, sources?.kind(k) ?? kind == kind, sources != nil || trackRecords[t].exclusive else { return }
+                        // Unchecked: `columnTrack` is set only for a track of an interpolating batch (``AnimationCompiler/insert(_:layer:sequence:reusing:)``).
+                        let batch = unsafeDowncast(batchList[Int(trackRecords[t].batch)], to: InterpolatingBatch.self)
+                        let i = Int(trackRecords[t].index)
 
-                            let retargeted = EngineTables.retire(&records[a], Int32(a), handle: handle, events: &tables.pendingEvents)
-                            records[a].retargeted = true
-                            batch.animationID[i] = retargeted.rawValue
-                            // The timing stands but for its begin time, which a top-level track keeps as
-                            // given (``CompiledTiming``; it is not part of ``CompiledTiming/isPlain``).
-                            batch.timingColumns.beginTime[i] = beginTime
-                            batch.state[i] = TrackState.neverEvaluated   // a new animation: it starts and ends anew (§8.1)
-                            // §4.1: from `from`, or from the value beneath (the model: the slot is exclusive).
-                            // The values are read in place, component by component: copying the 129-byte
-                            // values per retarget was an eighth of a mass retarget.
-                            let slot = trackRecords[t].slot
-                            if let sources {
-                                batch.retarget(i, from: sources, k, to: targets, k, keepsFrom: true)
-                            } else {
-                                // The model read where it lies (`slot` is a live slot's index).
-                                let model = UnsafeRawPointer(slotRecords.baseAddress! + Int(slot))
-                                    .advanced(by: MemoryLayout<SlotRecord>.offset(of: \SlotRecord.model)!)   // a stored property: it has an offset
-                                    .assumingMemoryBound(to: AnimationValue.self)
+                        let retargeted = EngineTables.retire(&records[a], Int32(a), handle: handle, events: &tables.pendingEvents)
+                        records[a].retargeted = true
+                        batch.animationID[i] = retargeted.rawValue
+                        // The timing stands but for its begin time, which a top-level track keeps as
+                        // given (``CompiledTiming``; it is not part of ``CompiledTiming/isPlain``).
+                        batch.timingColumns.beginTime[i] = beginTime
+                        batch.state[i] = TrackState.neverEvaluated   // a new animation: it starts and ends anew (§8.1)
+                        // §4.1: from `from`, or from the value beneath (the model: the slot is exclusive).
+                        // The values are read in place, component by component: copying the 129-byte
+                        // values per retarget was an eighth of a mass retarget.
+                        let slot = trackRecords[t].slot
+                        if let sources {
+                            batch.retarget(i, from: sources, k, to: targets, k, keepsFrom: true)
+                        } else {
+                            // The model read from its row (`slot` is a live slot's index).
+                            var model = table.model(of: slot)
+                            withUnsafePointer(to: &model) { model in
                                 batch.retarget(i, from: ValueList(values: UnsafeBufferPointer(start: model, count: 1)), 0,
                                                to: targets, k, keepsFrom: false)
                             }
-                            switch (trackRecords[t].op, sources != nil) {
-                            case (.value, true), (.recompute, false): break
-                            default:
-                                trackRecords[t].op = sources == nil ? .recompute : .value
-                                planner.markDirty(slot)   // its own arrays: no overlap with the accesses held here
-                            }
-                            handles[k] = retargeted
-                            k += 1
                         }
+                        switch (trackRecords[t].op, sources != nil) {
+                        case (.value, true), (.recompute, false): break
+                        default:
+                            trackRecords[t].op = sources == nil ? .recompute : .value
+                            planner.markDirty(slot)   // its own arrays: no overlap with the accesses held here
+                        }
+                        handles[k] = retargeted
+                        k += 1
                     }
                 }
             }
@@ -248,8 +247,10 @@ final class Retargeter {
     func retargetInPlace(_ a: Int32, handle: AnimationHandle, with animation: any Animation) throws -> AnimationHandle? {
         guard tables.animations[a].nodes.isEmpty, tables.animations[a].tracks.count == 1 else { return nil }
         let t = Int(tables.animations[a].tracks[0])
-        guard let old = tables.tracks[t].leaf?.animation, tables.tracks[t].rotationSlot < 0 else { return nil }
         let batch = tables.batches[Int(tables.tracks[t].batch)], i = Int(tables.tracks[t].index)
+        // Only basic and spring lanes are rewritten in place: no other kept animation is read back.
+        guard batch is BasicBatch || batch is SpringBatch, tables.tracks[t].rotationSlot < 0,
+              let old = tables.leafAnimation(of: Int32(t)) else { return nil }
         let spring: SpringAnimation?
         switch (animation, old, batch) {
         case (let new as BasicAnimation, let old as BasicAnimation, is BasicBatch):
@@ -269,7 +270,7 @@ final class Retargeter {
         let retargeted = tables.retireReplaced(a, handle: handle)
         tables.animations[a].animation = animation
         tables.animations[a].removedOnCompletion = animation.isRemovedOnCompletion
-        tables.tracks[t].leaf = AnimationLeaf(animation: property)
+        tables.tracks[t].leaf = nil   // its record's animation; `configure` below keeps one where frames need it
         batch.animationID[i] = retargeted.rawValue
         let timing = CompiledTiming(property.timing, topLevel: true, removedOnCompletion: animation.isRemovedOnCompletion,
                                     timeNode: clocks.node(of: tables.animations[a].layer))
@@ -302,13 +303,8 @@ final class Retargeter {
             tables.tracks[t].sequence = sequence
             for s in [tables.tracks[t].slot, tables.tracks[t].rotationSlot] where s >= 0 {
                 guard let k = tables.slots[s].entries.firstIndex(where: { $0.track == t }) else { continue }
-                if k == tables.slots[s].entries.count - 1 {
-                    tables.slots[s].entries[k].sequence = sequence   // already last: the order stands
-                    continue
-                }
-                var entry = tables.slots[s].entries.remove(at: k)
-                entry.sequence = sequence
-                compiler.insertEntry(entry, into: s)
+                if k == tables.slots[s].entries.count - 1 { continue }   // already last: the order stands
+                compiler.insertEntry(tables.slots[s].entries.remove(at: k), into: s)
             }
         }
         // Its layer's list is ordered by sequence when read (``LayerRecord/animations``).

@@ -35,25 +35,20 @@ final class AnimationCompiler {
             planner.reserveSlots(tables.slots.capacity)
         }
         tables.slots[s].alive = true
-        tables.slots[s].layer = layer
-        tables.slots[s].property = property
         tables.slots[s].kind = model.kind
-        tables.slots[s].model = model
         tables.slots[s].entries = []
-        tables.slotByKey[SlotKey(layer: layer, property: property)] = s
-        tables.layers[layer, default: LayerRecord()].slots.append(s)
         if let grown = tables.table.addSlot(s, generation: tables.slots[s].generation, layer: layer, property: property, model: model) {
-            // Its rows moved: exclusive tracks point at them (amortised O(1): the column doubles).
+            // Its rows moved: exclusive tracks point at them (amortised O(1): the column grows by half).
             for r in 0..<grown.count - 1 { planner.markDirty(grown.slots[r]) }
         }
+        tables.link(slot: s, layer: layer)
         tables.version += 1
         // §5.7: path animations with a rotation mode already on the layer turn its new transform.
         if property == "transform", model.kind == .transform {
-            for a in tables.layers[layer]?.animations ?? [] {
+            for a in tables.allAnimations(of: layer) {
                 for t in tables.animations[a].tracks where tables.tracks[t].rotates {
                     tables.tracks[t].rotationSlot = s
-                    insertEntry(SlotEntry(track: t, sequence: tables.tracks[t].sequence, leafIndex: tables.tracks[t].leafIndex,
-                                          isRotation: true), into: s)
+                    insertEntry(SlotEntry(track: t, isRotation: true), into: s)
                 }
             }
         }
@@ -62,13 +57,10 @@ final class AnimationCompiler {
 
     /// Frees a slot without animations of its own.
     func freeSlot(_ s: Int32) {
-        let layer = tables.slots[s].layer
-        tables.slotByKey[SlotKey(layer: layer, property: tables.slots[s].property)] = nil
-        tables.changeLayerRecord(layer) { $0.slots.removeAll { $0 == s } }
+        tables.unlink(slot: s, layer: tables.layer(of: s))
         if let moved = tables.table.removeSlot(s) { planner.markDirty(moved) }   // its row moved
         planner.markDirty(s)
         tables.slots[s].entries = []
-        tables.slots[s].model = 0
         tables.slots.release(s)
         tables.version += 1
     }
@@ -76,7 +68,7 @@ final class AnimationCompiler {
     /// Slot `s`'s model is `value` (of its kind): the presentation row shows it at once and the
     /// tracks over the slot that depend on the model follow (§1.1, §4.1).
     func writeModel(_ value: AnimationValue, into s: Int32) {
-        tables.slots[s].model = value
+        tables.table.storeModel(value, slot: s)
         planner.markDirty(s)
         tables.table.store(value, slot: s)
         tables.table.markChanged(s)
@@ -92,7 +84,7 @@ final class AnimationCompiler {
             let prefix = leaf.indexPath.map { "animations[\($0)]" }.joined(separator: ".")
             let property = AnimationKeyPath.split(leaf.animation.keyPath).property
             let kind: ValueKind
-            if let s = tables.slotByKey[SlotKey(layer: layer, property: property)] {
+            if let s = tables.slot(layer: layer, property: property) {
                 kind = tables.slots[s].kind
             } else if let known = LayerProperty.named(property) {
                 kind = known.kind
@@ -190,10 +182,10 @@ final class AnimationCompiler {
         let layer = tables.animations[a].layer
         removeContents(of: a)
         let key = tables.animations[a].key
-        tables.changeLayerRecord(layer) { record in
-            if let key, record.keys[key] == a { record.keys[key] = nil }
-            record.animations.removeAll { $0 == a }
+        if let key, tables.animationByKey[AnimationKey(layer: layer, key: key)] == a {
+            tables.animationByKey[AnimationKey(layer: layer, key: key)] = nil
         }
+        tables.changeLayerRecord(layer) { tables.animations.remove(a, from: &$0.animations) }
         tables.animations[a].retargeted = false   // its lane was cleared with its track
         tables.animations[a].animation = nil
         tables.animations[a].key = nil
@@ -203,10 +195,14 @@ final class AnimationCompiler {
 
     // MARK: Slot entries
 
-    /// Puts `entry` in slot `s`'s composition order (by sequence, then leaf) and reclassifies it.
+    /// Puts `entry` in slot `s`'s composition order (by its track's sequence, then leaf index)
+    /// and reclassifies it. Sought from the end: a new animation is the newest, so its place is
+    /// found in one step.
     func insertEntry(_ entry: SlotEntry, into s: Int32) {
-        let position = tables.slots[s].entries.firstIndex { ($0.sequence, $0.leafIndex) > (entry.sequence, entry.leafIndex) }
-            ?? tables.slots[s].entries.count
+        func order(_ e: SlotEntry) -> (UInt64, Int32) { (tables.tracks[e.track].sequence, tables.tracks[e.track].leafIndex) }
+        let key = order(entry)
+        var position = tables.slots[s].entries.count
+        while position > 0, order(tables.slots[s].entries[position - 1]) > key { position -= 1 }
         tables.slots[s].entries.insert(entry, at: position)
         reclassify(slot: s)
     }
@@ -237,7 +233,7 @@ final class AnimationCompiler {
     /// a slot left without animations shows its model value again at once (semantics §8.5).
     private func reclassify(slot s: Int32) {
         planner.markDirty(s)
-        if tables.slots[s].entries.isEmpty { tables.table.show(tables.slots[s].model, slot: s) }
+        if tables.slots[s].entries.isEmpty { tables.table.show(tables.model(of: s), slot: s) }
         for entry in tables.slots[s].entries where !entry.isRotation { configure(track: entry.track) }
     }
 
@@ -245,28 +241,33 @@ final class AnimationCompiler {
     /// exclusive track the model as its fallback (and additive base).
     func configure(track t: Int32) {
         foldTarget(tables.tracks[t].animation)
-        guard let animation = tables.tracks[t].leaf?.animation else { return }
+        let batch = tables.batches[Int(tables.tracks[t].batch)]
+        // Only these batches' values depend on the model: other tracks' animations are not read
+        // back (a keyframe animation's plan would be rebuilt for nothing).
+        let readsAnimation = batch is BasicBatch || batch is SpringBatch || batch is ReferenceBatch
+        let kept = readsAnimation ? tables.leafAnimation(of: t) : nil
+        guard !readsAnimation || kept != nil else { return }
         let slot = tables.tracks[t].slot, field = tables.tracks[t].field
         let exclusive = tables.isExclusive(slot: slot)
         tables.tracks[t].exclusive = exclusive
-        let model = tables.slots[slot].model
+        let model = tables.model(of: slot)
         let base = field?.get(from: model) ?? model
-        let batch = tables.batches[Int(tables.tracks[t].batch)]
         let i = Int(tables.tracks[t].index)
 
         var dependsOnBase = false
         switch batch {
         case let basic as BasicBatch:
-            let a = animation as! BasicAnimation
+            let a = kept as! BasicAnimation
             let (start, end) = a.resolvedEndpoints(base: base) ?? (base, base)
             basic.setValues(i, start: start, delta: end.difference(from: start), cumulative: a.isCumulative)
             dependsOnBase = a.dependsOnBase
         case let springs as SpringBatch:
-            let s = animation as! SpringAnimation
+            let s = kept as! SpringAnimation
             let (start, end) = s.resolvedEndpoints(base: base) ?? (base, base)
             springs.setValues(i, start: start, delta: end.difference(from: start), cumulative: s.isCumulative)
             dependsOnBase = s.dependsOnBase
         case let reference as ReferenceBatch:
+            let animation = kept!   // read above for this batch
             if let function = animation.valueFunction {
                 // The batch holds the number (compose applies the function, §4.7): the animation
                 // without its function, over the function's identity input.
@@ -285,11 +286,20 @@ final class AnimationCompiler {
         } else {
             batch.base.clear(i)
         }
-        batch.setFlag(i, CompiledTiming.addsBase, exclusive && animation.isAdditive)
-        if let function = animation.valueFunction {
+        batch.setFlag(i, CompiledTiming.addsBase, exclusive && tables.tracks[t].isAdditive)
+        if let function = tables.tracks[t].valueFunction {
             tables.tracks[t].op = .valueFunction(function)
         } else {
             tables.tracks[t].op = dependsOnBase ? .recompute : .value
+        }
+        // Composition reads a recomputed track's animation in frames: a top-level one keeps it
+        // unpacked for that (``TrackRecord/leaf``).
+        if tables.isTopLevel(track: t) {
+            if tables.tracks[t].op != .recompute {
+                tables.tracks[t].leaf = nil
+            } else if tables.tracks[t].leaf == nil, let kept {   // recomputed: one of the batches read above
+                tables.tracks[t].leaf = AnimationLeaf(animation: kept)
+            }
         }
     }
 
@@ -327,7 +337,10 @@ final class AnimationCompiler {
         unsafeDowncast(tables.batches[Int(tables.tracks[t].batch)], to: InterpolatingBatch.self)   // as in retargetedAnimation
             .targetState[Int(tables.tracks[t].index)] = InterpolatingBatch.noTarget
         tables.animations[a].animation = folded
-        if let property = folded as? any PropertyAnimation { tables.tracks[t].leaf = AnimationLeaf(animation: property) }
+        // A track that keeps its leaf keeps the folded one (a column track is top-level).
+        if tables.tracks[t].leaf != nil, let property = folded as? any PropertyAnimation {
+            tables.tracks[t].leaf = AnimationLeaf(animation: property)
+        }
     }
 
     // MARK: Tracks
@@ -363,7 +376,7 @@ final class AnimationCompiler {
                          sequence: UInt64, timeNode: Int32, topLevelRemovedOnCompletion: Bool) -> Int32 {
         let animation = leaf.animation
         let (property, fieldPath) = AnimationKeyPath.split(animation.keyPath)
-        let s: Int32 = tables.slotByKey[SlotKey(layer: layer, property: property)]
+        let s: Int32 = tables.slot(layer: layer, property: property)
             ?? createSlot(layer: layer, property: property, model: LayerProperty.named(property)!.defaultValue)
         let slotKind = tables.slots[s].kind
         let field = fieldPath.flatMap { try? ValueField(path: $0, of: slotKind) }
@@ -386,7 +399,7 @@ final class AnimationCompiler {
         record.index = Int32(index)
         record.slot = s
         record.animation = a
-        record.leaf = leaf
+        record.leaf = leaf.groups.isEmpty ? nil : leaf   // a top-level leaf is its record's animation
         record.isAdditive = leaf.animation.isAdditive
         record.valueFunction = leaf.animation.valueFunction
         record.field = field
@@ -412,15 +425,15 @@ final class AnimationCompiler {
             break
         }
 
-        insertEntry(SlotEntry(track: t, sequence: sequence, leafIndex: leafIndex, isRotation: false), into: s)
+        insertEntry(SlotEntry(track: t, isRotation: false), into: s)
         // §5.7: a path animation with a rotation mode also turns the layer's transform, when the
         // layer has one (a transform slot created later is linked then, ``createSlot``).
         if let k = animation as? KeyframeAnimation, k.rotationMode != nil, k.path != nil {
             tables.tracks[t].rotates = true
-            if let transformSlot = tables.slotByKey[SlotKey(layer: layer, property: "transform")],
+            if let transformSlot = tables.slot(layer: layer, property: "transform"),
                tables.slots[transformSlot].kind == .transform {
                 tables.tracks[t].rotationSlot = transformSlot
-                insertEntry(SlotEntry(track: t, sequence: sequence, leafIndex: leafIndex, isRotation: true), into: transformSlot)
+                insertEntry(SlotEntry(track: t, isRotation: true), into: transformSlot)
             }
         }
         return t

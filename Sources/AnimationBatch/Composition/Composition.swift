@@ -228,14 +228,14 @@ final class Composition {
                                          width: Int16(range.width), additive: track.isAdditive))
         }
         fastSlots.append(FastSlot(slot: s, column: location.column, row: location.row, width: Int32(record.kind.componentCount),
-                                  entries: Int32(start)..<Int32(fastEntries.count), model: Self.components(record.model)))
+                                  entries: Int32(start)..<Int32(fastEntries.count), model: Self.components(tables.model(of: s))))
         place[Int(s)] = Int32(fastSlots.count)
         return true
     }
 
     private func planTransform(_ s: Int32, record: borrowing SlotRecord, location: SlotLocation,
                                tracks: UnsafeBufferPointer<TrackRecord>) -> Bool {
-        guard case .transform(let model) = record.model, let parts = Self.planarParts(of: model) else { return false }
+        guard case .transform(let model) = tables.model(of: s), let parts = Self.planarParts(of: model) else { return false }
         for entry in record.entries where !entry.isRotation {
             let track = tracks[Int(entry.track)]
             guard case .value = track.op, TransformOp(track.field) != nil else { return false }
@@ -565,7 +565,7 @@ final class Composition {
         tables.tracks.withUnsafeBufferPointer { tracks in
             tables.slots.withUnsafeBufferPointer { slots in
                 for s in generalSlots {
-                    let value = Self.composedValue(of: slots[Int(s)], tables: tables, tracks: tracks, time: time)
+                    let value = Self.composedValue(of: slots[Int(s)], model: table.model(of: s), tables: tables, tracks: tracks, time: time)
                     if PresentationTable.replace(table.rowPointer(ofSlot: s), with: value, width: slots[Int(s)].kind.componentCount)
                         && pending[Int(s)] == 0 {
                         changes[count] = SlotHandle(index: s, generation: table.locations[Int(s)].generation)
@@ -579,9 +579,9 @@ final class Composition {
 
     /// One slot's value by the general path: its model value, then its entries in add order
     /// (semantics §8.4), and the rotation of path animations with a rotation mode (§5.7).
-    private static func composedValue(of slot: SlotRecord, tables: EngineTables,
+    private static func composedValue(of slot: SlotRecord, model: AnimationValue, tables: EngineTables,
                                       tracks: UnsafeBufferPointer<TrackRecord>, time: Double) -> AnimationValue {
-        var accumulated = slot.model
+        var accumulated = model
         for entry in slot.entries {
             let t = Int(entry.track)
             let batch = tables.batches[Int(tracks[t].batch)]

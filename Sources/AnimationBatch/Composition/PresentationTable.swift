@@ -37,6 +37,9 @@ final class PresentationTable {
         let width: Int
         /// Row-major: row r's components are `values[r·width ..< (r+1)·width]`.
         private(set) var values: UnsafeMutablePointer<Double>
+        /// Each row's model value (semantics §1.1), laid out as `values`: the one place a slot's
+        /// model lives, beside what it shows.
+        private(set) var models: UnsafeMutablePointer<Double>
         /// The slot index at each row.
         private(set) var slots: UnsafeMutablePointer<Int32>
         /// The layer at each row (so a bulk reader can tell rows apart without the store).
@@ -52,6 +55,7 @@ final class PresentationTable {
             // the table hands out only a column and a row, never these pointers, except to a
             // `PresentationColumn`, which is documented as valid until the store next changes.
             values = .allocate(capacity: 16 * width)
+            models = .allocate(capacity: 16 * width)
             slots = .allocate(capacity: 16)
             layers = .allocate(capacity: 16)
             capacity = 16
@@ -59,6 +63,7 @@ final class PresentationTable {
 
         deinit {
             values.deallocate()   // the only owner (see init); nothing outlives the column
+            models.deallocate()
             slots.deallocate()
             layers.deallocate()
         }
@@ -66,8 +71,9 @@ final class PresentationTable {
         /// Appends a row for `slot` and returns its number.
         func append(slot: Int32, layer: LayerID) -> Int32 {
             if count == capacity {
-                let newCapacity = capacity * 2
+                let newCapacity = grownCapacity(capacity)
                 regrow(&values, keeping: count * width, capacity: newCapacity * width)
+                regrow(&models, keeping: count * width, capacity: newCapacity * width)
                 regrow(&slots, keeping: count, capacity: newCapacity)
                 regrow(&layers, keeping: count, capacity: newCapacity)
                 capacity = newCapacity
@@ -76,6 +82,7 @@ final class PresentationTable {
             slots[row] = slot
             layers[row] = layer
             (values + row * width).update(repeating: 0, count: width)
+            (models + row * width).update(repeating: 0, count: width)
             count += 1
             return Int32(row)
         }
@@ -88,12 +95,14 @@ final class PresentationTable {
             count -= 1
             guard r != last else { return nil }
             (values + r * width).update(from: values + last * width, count: width)
+            (models + r * width).update(from: models + last * width, count: width)
             slots[r] = slots[last]
             layers[r] = layers[last]
             return slots[r]
         }
 
         @inline(__always) func row(_ r: Int32) -> UnsafeMutablePointer<Double> { values + Int(r) * width }
+        @inline(__always) func modelRow(_ r: Int32) -> UnsafeMutablePointer<Double> { models + Int(r) * width }
     }
 
     #if !DEBUG
@@ -157,7 +166,7 @@ final class PresentationTable {
     private func reserveSlots(_ slotCount: Int) {
         let old = raw.pointee.slotCapacity
         guard slotCount > old else { return }
-        let newCapacity = max(slotCount, old * 2)
+        let newCapacity = max(slotCount, grownCapacity(old))
         regrow(&raw.pointee.locations, keeping: old, capacity: newCapacity)
         regrow(&raw.pointee.pending, keeping: old, capacity: newCapacity)
         (pending + old).initialize(repeating: 0, count: newCapacity - old)
@@ -195,6 +204,7 @@ final class PresentationTable {
         bases[Int(c)] = column.values
         locations[Int(s)] = SlotLocation(generation: generation, column: c, row: row)
         store(model, slot: s)
+        storeModel(model, slot: s)
         markChanged(s)
         return moved ? column : nil
     }
@@ -219,6 +229,30 @@ final class PresentationTable {
         }
         return moved
     }
+
+    /// Slot `s`'s model value (semantics §1.1).
+    func model(of s: Int32) -> AnimationValue {
+        let location = locations[Int(s)]
+        return Self.read(kinds[Int(location.column)], from: columns[Int(location.column)].modelRow(location.row))
+    }
+
+    /// Sets slot `s`'s model value (of the column's kind); what the row shows is the caller's.
+    func storeModel(_ value: AnimationValue, slot s: Int32) {
+        let location = locations[Int(s)]
+        Self.write(value, to: columns[Int(location.column)].modelRow(location.row))
+    }
+
+    /// Slot `s`'s property (its column's).
+    func property(of s: Int32) -> String { columns[Int(locations[Int(s)].column)].property }
+
+    /// Slot `s`'s layer.
+    func layer(of s: Int32) -> LayerID {
+        let location = locations[Int(s)]
+        return columns[Int(location.column)].layers[Int(location.row)]
+    }
+
+    /// Slot `s`'s column: its property's index (``columnIndex(of:)``).
+    func column(of s: Int32) -> Int32 { locations[Int(s)].column }
 
     /// Writes `value` into slot `s`'s row (the value has the column's kind).
     func store(_ value: AnimationValue, slot s: Int32) {

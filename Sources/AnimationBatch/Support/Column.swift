@@ -27,7 +27,7 @@ final class Column<Element: BitwiseCopyable> {
     /// Grows to hold at least `needed` elements, keeping the first `count`.
     func reserve(_ needed: Int, count: Int) {
         guard needed > capacity else { return }
-        let newCapacity = Column.round(max(needed, capacity * 2))
+        let newCapacity = Column.round(max(needed, grownCapacity(capacity)))
         let newBase = allocateStorage(count: newCapacity, fill: fill)
         newBase.update(from: base, count: count)
         freeStorage(base, count: capacity)
@@ -40,6 +40,13 @@ final class Column<Element: BitwiseCopyable> {
         set { base[i] = newValue }
     }
 }
+
+/// The capacity that follows `capacity` when storage is full: half again, not double. Every
+/// table the engine grows by the track or the slot (columns, records, presentation rows) grows
+/// this way: a doubling leaves up to half of each empty (at a million basic tracks, 75 MB of
+/// their 150 bytes of columns), half again at most a third; the price is about three copies of
+/// each element over its growth instead of two, paid when animations are added, never in frames.
+func grownCapacity(_ capacity: Int) -> Int { capacity + max(capacity / 2, 16) }
 
 /// A growable, aligned pool of values addressed by offset (keyframe tables, path tables). Unlike a
 /// column it is not indexed by track; tracks hold offsets into it.

@@ -27,10 +27,15 @@ final class EngineTables {
     @exclusivity(unchecked)   // unchecked in release: see the note on exclusivity above
     #endif
     var animations = RecordTable<AnimationRecord>()
-    /// Each slot by its layer and property.
-    var slotByKey: [SlotKey: Int32] = [:]
     /// What each layer with a slot or an animation has (semantics §1.2, §8.2).
     var layers: [LayerID: LayerRecord] = [:]
+    /// The animation under each key of each layer (semantics §1.2): live, or finished and parked
+    /// (``TrackStore/parksFinishedAnimations``; its record says which). Never both: only the live
+    /// one parks, and one added under the key takes the parked one over or frees it. So parking
+    /// and taking over leave this table alone; each used to change it, a removal and an
+    /// insertion in every implicit change and every park. One table for all layers: one hash
+    /// per look-up, and nothing per layer without keys.
+    var animationByKey: [AnimationKey: Int32] = [:]
 
     /// Time nodes (groups' timings and layers' clocks), with their free list. Nodes freed since the
     /// last frame wait in `releasedNodes`: the node order still lists them until the planner drops
@@ -119,24 +124,99 @@ final class EngineTables {
         return nextSequence
     }
 
+    // MARK: Slots
+
+    /// How many slots a layer has before it keeps an index of them (``LayerRecord/slotIndex``):
+    /// up to this many, a look-up walks the layer's list (a layer tree's layer has a handful),
+    /// and the 20 bytes per slot of a store-wide index are saved.
+    static let slotIndexThreshold = 8
+
+    /// The slot of `property` on `layer`, if any: the layer's list walked, or its index (at most
+    /// ``slotIndexThreshold`` steps either way).
+    func slot(layer: LayerID, property: String) -> Int32? {
+        guard let column = table.columnIndex(of: property), let record = layers[layer] else { return nil }
+        if !record.slotIndex.isEmpty { return record.slotIndex[column] }
+        var s = record.slots.first
+        while s >= 0 {
+            if table.column(of: s) == column { return s }
+            s = slots[s].next
+        }
+        return nil
+    }
+
+    /// Slot `s`'s layer, from its presentation row.
+    func layer(of s: Int32) -> LayerID { table.layer(of: s) }
+
+    /// Slot `s`'s model value (semantics §1.1), from its presentation row.
+    @inline(__always) func model(of s: Int32) -> AnimationValue { table.model(of: s) }
+
+    /// Slot `s`'s property, its presentation column's.
+    func property(of s: Int32) -> String { table.property(of: s) }
+
     // MARK: Layers and keys
 
     /// The live animation under `key` on `layer`.
     func liveAnimation(forKey key: String, layer: LayerID) -> Int32? {
-        guard let a = layers[layer]?.keys[key], !animations[a].parked else { return nil }
+        guard let a = animationByKey[AnimationKey(layer: layer, key: key)], !animations[a].parked else { return nil }
         return a
     }
 
     /// The animation parked under `key` on `layer`.
     func parkedAnimation(forKey key: String, layer: LayerID) -> Int32? {
-        guard let a = layers[layer]?.keys[key], animations[a].parked else { return nil }
+        guard let a = animationByKey[AnimationKey(layer: layer, key: key)], animations[a].parked else { return nil }
         return a
     }
 
     /// `layer`'s animations that are not parked, in add order (semantics §8.2): by sequence.
     func listedAnimations(of layer: LayerID) -> [Int32] {
         guard let record = layers[layer] else { return [] }
-        return record.animations.filter { !animations[$0].parked }.sorted { animations[$0].sequence < animations[$1].sequence }
+        return animations.members(of: record.animations).filter { !animations[$0].parked }
+            .sorted { animations[$0].sequence < animations[$1].sequence }
+    }
+
+    /// Every animation on `layer`, parked ones too, in the order they were added to the layer.
+    func allAnimations(of layer: LayerID) -> [Int32] {
+        layers[layer].map { animations.members(of: $0.animations) } ?? []
+    }
+
+    /// `layer`'s slots in creation order.
+    func slots(of layer: LayerID) -> [Int32] {
+        layers[layer].map { slots.members(of: $0.slots) } ?? []
+    }
+
+    /// Lists slot `s` (new, with its presentation row) on `layer`, creating the layer's record if
+    /// needed; a layer whose list grows past ``slotIndexThreshold`` gets its index.
+    func link(slot s: Int32, layer: LayerID) {
+        var record = layers.removeValue(forKey: layer) ?? LayerRecord()
+        slots.append(s, to: &record.slots)
+        if !record.slotIndex.isEmpty {
+            record.slotIndex[table.column(of: s)] = s
+        } else {
+            var count = 0, t = record.slots.first
+            while t >= 0, count <= Self.slotIndexThreshold {
+                count += 1
+                t = slots[t].next
+            }
+            if count > Self.slotIndexThreshold {
+                for member in slots.members(of: record.slots) { record.slotIndex[table.column(of: member)] = member }
+            }
+        }
+        layers[layer] = record
+    }
+
+    /// Takes slot `s` (with its presentation row still) off its layer's list and index.
+    func unlink(slot s: Int32, layer: LayerID) {
+        changeLayerRecord(layer) { record in
+            slots.remove(s, from: &record.slots)
+            if !record.slotIndex.isEmpty { record.slotIndex[table.column(of: s)] = nil }
+        }
+    }
+
+    /// Lists animation `a` (new) on `layer`, creating the layer's record if needed.
+    func link(animation a: Int32, layer: LayerID) {
+        var record = layers.removeValue(forKey: layer) ?? LayerRecord()
+        animations.append(a, to: &record.animations)
+        layers[layer] = record
     }
 
     /// Changes `layer`'s record, and forgets it once it holds neither slots nor animations. Taken
@@ -145,7 +225,7 @@ final class EngineTables {
     func changeLayerRecord(_ layer: LayerID, _ change: (inout LayerRecord) -> Void) {
         guard var record = layers.removeValue(forKey: layer) else { return }
         change(&record)
-        if !record.slots.isEmpty || !record.animations.isEmpty || !record.keys.isEmpty { layers[layer] = record }
+        if !record.slots.isEmpty || !record.animations.isEmpty { layers[layer] = record }
     }
 
     // MARK: Classification
@@ -159,6 +239,17 @@ final class EngineTables {
         let t = Int(slots[s].entries[0].track)
         return tracks[t].field == nil && tracks[t].valueFunction == nil
     }
+
+    /// Track `t`'s property animation: its kept leaf (``TrackRecord/leaf``), else its top-level
+    /// animation, which is then the property animation itself.
+    func leafAnimation(of t: Int32) -> (any PropertyAnimation)? {
+        if let leaf = tracks[t].leaf { return leaf.animation }
+        return animations[tracks[t].animation].animation as? any PropertyAnimation
+    }
+
+    /// Whether track `t` is a top-level property animation (no group encloses it: its animation
+    /// has no time nodes).
+    func isTopLevel(track t: Int32) -> Bool { animations[tracks[t].animation].nodes.isEmpty }
 
     // MARK: Time nodes
 

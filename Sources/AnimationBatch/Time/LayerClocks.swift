@@ -103,8 +103,8 @@ final class LayerClocks {
     /// Points the timing of `layer`'s top-level tracks and group roots at `node` (−1: the frame).
     private func repointTopLevelTiming(of layer: LayerID, to node: Int32) {
         guard let record = tables.layers[layer] else { return }
-        for a in record.animations where !tables.animations[a].parked {   // a parked lane keeps its padding
-            for t in tables.animations[a].tracks where tables.tracks[t].leaf?.groups.isEmpty ?? false {
+        for a in tables.animations.members(of: record.animations) where !tables.animations[a].parked {   // a parked lane keeps its padding
+            for t in tables.animations[a].tracks where tables.animations[a].nodes.isEmpty {   // top-level tracks
                 Self.repoint(tables.batches[Int(tables.tracks[t].batch)], lane: Int(tables.tracks[t].index), to: node)
             }
             for n in tables.animations[a].nodes where tables.nodes[Int(n)].isRoot && tables.nodes[Int(n)].lane >= 0 {

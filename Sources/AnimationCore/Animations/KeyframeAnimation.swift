@@ -112,6 +112,26 @@ public struct KeyframeAnimation: PropertyAnimationStorage {
         rebuild()
     }
 
+    /// Every field at once, the plan built once (the engine rebuilds its packed copies this way).
+    package init(keyPath: String, values: [AnimationValue]?, path: Path?, keyTimes: [Double]?,
+                 timingFunctions: [TimingFunction]?, calculationMode: CalculationMode, tensionValues: [Double]?,
+                 continuityValues: [Double]?, biasValues: [Double]?, rotationMode: RotationMode?,
+                 settings: PropertyAnimationSettings) {
+        self.keyPath = keyPath
+        self.values = values
+        self.path = path
+        self.keyTimes = keyTimes
+        self.timingFunctions = timingFunctions
+        self.calculationMode = calculationMode
+        self.tensionValues = tensionValues
+        self.continuityValues = continuityValues
+        self.biasValues = biasValues
+        self.rotationMode = rotationMode
+        self.settings = settings
+        self.plan = KeyframePlan.empty
+        rebuild()
+    }
+
     private mutating func rebuild() {
         plan = KeyframePlan(values: values, path: path, keyTimes: keyTimes, mode: calculationMode,
                             tension: tensionValues, continuity: continuityValues, bias: biasValues)
