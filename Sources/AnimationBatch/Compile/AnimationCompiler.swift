@@ -242,42 +242,44 @@ final class AnimationCompiler {
     func configure(track t: Int32) {
         foldTarget(tables.tracks[t].animation)
         let batch = tables.batches[Int(tables.tracks[t].batch)]
-        // Only these batches' values depend on the model: other tracks' animations are not read
-        // back (a keyframe animation's plan would be rebuilt for nothing).
-        let readsAnimation = batch is BasicBatch || batch is SpringBatch || batch is ReferenceBatch
-        let kept = readsAnimation ? tables.leafAnimation(of: t) : nil
-        guard !readsAnimation || kept != nil else { return }
-        let slot = tables.tracks[t].slot, field = tables.tracks[t].field
+        let slot = tables.tracks[t].slot, field = tables.tracks[t].field, valueFunction = tables.tracks[t].valueFunction
         let exclusive = tables.isExclusive(slot: slot)
         tables.tracks[t].exclusive = exclusive
         let model = tables.model(of: slot)
         let base = field?.get(from: model) ?? model
         let i = Int(tables.tracks[t].index)
 
+        // Only these batches' values depend on the model, and nothing here allocates: frames that
+        // reap reconfigure the tracks left in a slot. Basic and spring values are read where they
+        // are kept (no box); a reference lane keeps its own animation once configured.
         var dependsOnBase = false
+        var recomputed: (any PropertyAnimation)?
         switch batch {
         case let basic as BasicBatch:
-            let a = kept as! BasicAnimation
-            let (start, end) = a.resolvedEndpoints(base: base) ?? (base, base)
-            basic.setValues(i, start: start, delta: end.difference(from: start), cumulative: a.isCumulative)
-            dependsOnBase = a.dependsOnBase
+            guard let values = tables.interpolation(of: t) else { return }
+            let (start, end) = values.endpoints(base: base, valueFunction: valueFunction) ?? (base, base)
+            basic.setValues(i, start: start, delta: end.difference(from: start), cumulative: values.isCumulative)
+            dependsOnBase = values.dependsOnBase(valueFunction: valueFunction)
         case let springs as SpringBatch:
-            let s = kept as! SpringAnimation
-            let (start, end) = s.resolvedEndpoints(base: base) ?? (base, base)
-            springs.setValues(i, start: start, delta: end.difference(from: start), cumulative: s.isCumulative)
-            dependsOnBase = s.dependsOnBase
+            guard let values = tables.interpolation(of: t) else { return }
+            let (start, end) = values.endpoints(base: base, valueFunction: valueFunction) ?? (base, base)
+            springs.setValues(i, start: start, delta: end.difference(from: start), cumulative: values.isCumulative)
+            dependsOnBase = values.dependsOnBase(valueFunction: valueFunction)
         case let reference as ReferenceBatch:
-            let animation = kept!   // read above for this batch
-            if let function = animation.valueFunction {
+            let configured = i < reference.animations.count
+            guard let animation = configured ? reference.animations[i] : tables.leafAnimation(of: t) else { return }
+            if let function = valueFunction {
                 // The batch holds the number (compose applies the function, §4.7): the animation
                 // without its function, over the function's identity input.
                 var numeric = animation
                 numeric.valueFunction = nil
                 reference.setAnimation(i, numeric, model: .scalar(function.identityInput), exclusive: false, additive: false)
             } else {
-                reference.setAnimation(i, animation, model: base, exclusive: exclusive, additive: animation.isAdditive)
+                reference.setAnimation(i, animation, model: base, exclusive: exclusive, additive: tables.tracks[t].isAdditive)
             }
-            dependsOnBase = (animation as? BasicAnimation)?.dependsOnBase ?? (animation as? SpringAnimation)?.dependsOnBase ?? false
+            dependsOnBase = valueFunction == nil
+                && ((animation as? BasicAnimation)?.dependsOnBase ?? (animation as? SpringAnimation)?.dependsOnBase ?? false)
+            recomputed = animation
         default:
             break
         }
@@ -297,8 +299,8 @@ final class AnimationCompiler {
         if tables.isTopLevel(track: t) {
             if tables.tracks[t].op != .recompute {
                 tables.tracks[t].leaf = nil
-            } else if tables.tracks[t].leaf == nil, let kept {   // recomputed: one of the batches read above
-                tables.tracks[t].leaf = AnimationLeaf(animation: kept)
+            } else if tables.tracks[t].leaf == nil, let animation = recomputed ?? tables.leafAnimation(of: t) {
+                tables.tracks[t].leaf = AnimationLeaf(animation: animation)   // once, when it becomes recomputed
             }
         }
     }

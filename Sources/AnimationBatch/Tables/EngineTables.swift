@@ -247,6 +247,13 @@ final class EngineTables {
         return animations[tracks[t].animation].animation as? any PropertyAnimation
     }
 
+    /// Track `t`'s values if it is a basic or spring animation's, read without a box
+    /// (``KeptAnimation/interpolation``).
+    func interpolation(of t: Int32) -> Interpolation? {
+        if let leaf = tracks[t].leaf { return Interpolation(leaf.animation) }
+        return animations[tracks[t].animation].kept?.interpolation
+    }
+
     /// Whether track `t` is a top-level property animation (no group encloses it: its animation
     /// has no time nodes).
     func isTopLevel(track t: Int32) -> Bool { animations[tracks[t].animation].nodes.isEmpty }

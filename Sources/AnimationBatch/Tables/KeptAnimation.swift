@@ -22,6 +22,15 @@ enum KeptAnimation {
         }
     }
 
+    /// A basic or spring animation's values, read in place: no box (configuring a track, which
+    /// frames that reap do, must not allocate). Nil for other animations.
+    var interpolation: Interpolation? {
+        switch self {
+        case .packed(let packed): packed.interpolation
+        case .boxed(let box): Interpolation(box.animation)
+        }
+    }
+
     /// The animation as it was added (a packed one decoded: a box, and for a keyframe animation
     /// its plan rebuilt; read it once per change, not in a loop).
     var animation: any Animation {
@@ -29,6 +38,39 @@ enum KeptAnimation {
         case .packed(let packed): packed.unpacked
         case .boxed(let box): box.animation
         }
+    }
+}
+
+/// What configuring a basic or spring track reads of its animation (semantics §4.1, §4.4).
+struct Interpolation {
+    var from, to, by: AnimationValue?
+    var isCumulative: Bool
+
+    init(from: AnimationValue?, to: AnimationValue?, by: AnimationValue?, isCumulative: Bool) {
+        (self.from, self.to, self.by, self.isCumulative) = (from, to, by, isCumulative)
+    }
+
+    /// A basic or spring animation's; nil for others. Generic, so that an existential of any
+    /// animation protocol is opened, not converted: converting `any PropertyAnimation` to
+    /// `any Animation` copies a large animation into a new box (an allocation in a frame that reaps).
+    init?<A: Animation>(_ animation: A) {
+        switch animation {
+        case let basic as BasicAnimation: self.init(from: basic.fromValue, to: basic.toValue, by: basic.byValue, isCumulative: basic.isCumulative)
+        case let spring as SpringAnimation:
+            self.init(from: spring.fromValue, to: spring.toValue, by: spring.byValue, isCumulative: spring.isCumulative)
+        default: return nil
+        }
+    }
+
+    /// Semantics §4.1's start and end over `base` (the value function's identity input stands
+    /// in for it where the animation has one, §4.7), or nil when a value's kind differs from it.
+    func endpoints(base: AnimationValue, valueFunction: ValueFunction?) -> (start: AnimationValue, end: AnimationValue)? {
+        _FromToBy.endpoints(from: from, to: to, by: by, base: valueFunction.map { .scalar($0.identityInput) } ?? base)
+    }
+
+    /// Whether the start or end comes from the value beneath (no value function, §4.1).
+    func dependsOnBase(valueFunction: ValueFunction?) -> Bool {
+        _FromToBy.dependsOnBase(from: from, to: to, by: by) && valueFunction == nil
     }
 }
 
@@ -236,6 +278,22 @@ struct PackedAnimation {
             let (x1, y1, x2, y2) = (double(), double(), double(), double())
             return try? TimingFunction(controlPoints: x1, y1, x2, y2)
         }
+    }
+
+    /// A packed basic or spring animation's values (``Interpolation``), read from the words in
+    /// place; nil for a keyframe animation.
+    var interpolation: Interpolation? {
+        let header = words[0]
+        guard (header >> Self.kindShift) & 3 != 2 else { return nil }
+        var r = Reader(words: words)
+        r.next = 1 + (Int((header >> Self.keyPathShift) & 0xFFFF) + 7) / 8 + Int(((header >> Self.timingShift) & 63).nonzeroBitCount)
+            + (header & Self.hasTimingFunction != 0 ? 4 : 0)
+        func value(_ k: UInt64) -> AnimationValue? {
+            guard header & (Self.hasFrom << k) != 0 else { return nil }
+            return r.value(Self.kinds[Int((header >> (Self.fromKindShift + 3 * k)) & 7)])
+        }
+        let (from, to, by) = (value(0), value(1), value(2))
+        return Interpolation(from: from, to: to, by: by, isCumulative: header & Self.cumulative != 0)
     }
 
     /// The animation, exactly as packed.

@@ -88,7 +88,7 @@ public struct BasicAnimation: PropertyAnimationStorage {
 }
 
 /// The from/to/by rules shared by basic and spring animations (semantics §4.1).
-enum _FromToBy {
+package enum _FromToBy {
     static func validate(keyPath: String, from: AnimationValue?, to: AnimationValue?, by: AnimationValue?) throws {
         if keyPath.isEmpty { throw AnimationError(field: "keyPath", reason: "must not be empty") }
         if from != nil && to != nil && by != nil {
@@ -113,12 +113,12 @@ enum _FromToBy {
     }
 
     /// True for the rows of §4.1 whose start or end is `base`: from only, to only, by only, none.
-    static func dependsOnBase(from: AnimationValue?, to: AnimationValue?, by: AnimationValue?) -> Bool {
+    package static func dependsOnBase(from: AnimationValue?, to: AnimationValue?, by: AnimationValue?) -> Bool {
         !(from != nil && (to != nil || by != nil)) && !(to != nil && by != nil)
     }
 
     /// The start and end of semantics §4.1's table, or nil when a value's kind differs from `base`.
-    static func endpoints(from: AnimationValue?, to: AnimationValue?, by: AnimationValue?,
+    package static func endpoints(from: AnimationValue?, to: AnimationValue?, by: AnimationValue?,
                           base: AnimationValue) -> (start: AnimationValue, end: AnimationValue)? {
         // (No array literal here: this runs every frame in the batch engine's composition.)
         if let from, from.kind != base.kind { return nil }
