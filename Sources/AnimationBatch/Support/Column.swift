@@ -43,9 +43,9 @@ final class Column<Element: BitwiseCopyable> {
 
 /// The capacity that follows `capacity` when storage is full: half again, not double. Every
 /// table the engine grows by the track or the slot (columns, records, presentation rows) grows
-/// this way: a doubling leaves up to half of each empty (at a million basic tracks, 75 MB of
-/// their 150 bytes of columns), half again at most a third; the price is about three copies of
-/// each element over its growth instead of two, paid when animations are added, never in frames.
+/// this way: a doubling leaves up to half of each empty (at a million basic tracks, 68 MB of
+/// their 137 bytes of columns each), half again at most a third; the price is about three copies
+/// of each element over its growth instead of two, paid when animations are added, never in frames.
 func grownCapacity(_ capacity: Int) -> Int { capacity + max(capacity / 2, 16) }
 
 /// A growable, aligned pool of values addressed by offset (keyframe tables, path tables). Unlike a

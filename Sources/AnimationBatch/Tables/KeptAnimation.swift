@@ -6,10 +6,11 @@ import AnimationCore
 ///
 /// Packing is what makes a million animations affordable: a `BasicAnimation` is 624 bytes inline
 /// (three optional values sized for a 4×4 transform, and the shared settings) and as an
-/// `any Animation` a 640-byte heap box, while a basic animation of a number packs into 56 bytes;
-/// a keyframe animation carries its values at 136 bytes each and a plan of tangents and arc
-/// lengths (kilobytes for a path), which packing drops and reading back rebuilds. What is packed
-/// comes back exactly, bit for bit (``PackedAnimation/unpacked``); what cannot be packed is boxed.
+/// `any Animation` a 640-byte heap box, while a basic animation of a number packs into six or
+/// seven words (48–56 bytes); a keyframe animation carries its values at 136 bytes each and a
+/// plan of tangents and arc lengths (kilobytes for a path), which packing drops and reading back
+/// rebuilds. What is packed comes back exactly, bit for bit (``PackedAnimation/unpacked``); what
+/// cannot be packed is boxed.
 enum KeptAnimation {
     case packed(PackedAnimation)
     case boxed(AnimationBox)
