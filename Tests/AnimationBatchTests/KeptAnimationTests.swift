@@ -1,24 +1,13 @@
 import Testing
 @testable import AnimationBatch
 import AnimationCore
+import AnimationWorkloads
 
 /// `KeptAnimation`: what the engine keeps of an added animation comes back exactly (semantics
 /// §1.2: an animation read back is the animation added).
 @Suite struct KeptAnimationTests {
-    /// A deterministic generator (SplitMix64), so that a failure names a reproducible case.
-    struct Mix: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     /// Doubles a user can give, the awkward ones included (NaN with a payload, −0, infinities).
-    static func number(_ g: inout Mix) -> Double {
+    static func number(_ g: inout SplitMix64) -> Double {
         switch Int.random(in: 0..<8, using: &g) {
         case 0: return Double(bitPattern: 0x7FF8_0000_0000_1234)
         case 1: return -0.0
@@ -28,11 +17,11 @@ import AnimationCore
         }
     }
 
-    static func value(_ kind: ValueKind, _ g: inout Mix) -> AnimationValue {
+    static func value(_ kind: ValueKind, _ g: inout SplitMix64) -> AnimationValue {
         AnimationValue(kind: kind) { _ in number(&g) }
     }
 
-    static func settings(_ g: inout Mix) -> PropertyAnimationSettings {
+    static func settings(_ g: inout SplitMix64) -> PropertyAnimationSettings {
         var s = PropertyAnimationSettings()
         func maybe(_ v: inout Double) { if Bool.random(using: &g) { v = number(&g) } }
         maybe(&s.timing.beginTime)
@@ -51,7 +40,7 @@ import AnimationCore
         return s
     }
 
-    static func keyPath(_ g: inout Mix) -> String {
+    static func keyPath(_ g: inout SplitMix64) -> String {
         ["", "opacity", "transform.rotation.z", "sublayerTransform.translation.x", "ünïcödé.wéight", String(repeating: "k", count: 300)]
             .randomElement(using: &g)!
     }
@@ -75,7 +64,7 @@ import AnimationCore
     }
 
     @Test func `§1.2 a packed basic animation reads back bit for bit, every field`() throws {
-        var g = Mix(state: 12)
+        var g = SplitMix64(seed: 12)
         for _ in 0..<400 {
             var a = BasicAnimation(keyPath: Self.keyPath(&g))
             let kind = ValueKind.allCases.randomElement(using: &g)!
@@ -95,7 +84,7 @@ import AnimationCore
     }
 
     @Test func `§1.2 a packed spring animation reads back bit for bit, its parameters included`() throws {
-        var g = Mix(state: 99)
+        var g = SplitMix64(seed: 99)
         for _ in 0..<400 {
             var a = SpringAnimation(keyPath: Self.keyPath(&g))
             let kind = ValueKind.allCases.randomElement(using: &g)!
@@ -118,7 +107,7 @@ import AnimationCore
         }
     }
 
-    static func path(_ g: inout Mix) -> Path {
+    static func path(_ g: inout SplitMix64) -> Path {
         var elements: [Path.Element] = [.move(to: Point(x: number(&g), y: number(&g)))]
         for _ in 0..<Int.random(in: 0..<6, using: &g) {
             let p = Point(x: number(&g), y: number(&g)), c = Point(x: number(&g), y: number(&g))
@@ -128,7 +117,7 @@ import AnimationCore
         return Path(elements: elements)
     }
 
-    static func list(_ g: inout Mix) -> [Double]? {
+    static func list(_ g: inout SplitMix64) -> [Double]? {
         Bool.random(using: &g) ? (0..<Int.random(in: 0..<5, using: &g)).map { _ in number(&g) } : nil
     }
 
@@ -152,7 +141,7 @@ import AnimationCore
     }
 
     @Test func `§1.2 §5 a packed keyframe animation reads back bit for bit: values, path, key times, functions, spline parameters, modes`() throws {
-        var g = Mix(state: 5)
+        var g = SplitMix64(seed: 5)
         for _ in 0..<300 {
             var k = KeyframeAnimation(keyPath: Self.keyPath(&g))
             let kind = ValueKind.allCases.randomElement(using: &g)!
