@@ -255,15 +255,10 @@ final class AnimationCompiler {
         var dependsOnBase = false
         var recomputed: (any PropertyAnimation)?
         switch batch {
-        case let basic as BasicBatch:
+        case let interpolating as InterpolatingBatch:   // basic and spring
             guard let values = tables.interpolation(of: t) else { return }
             let (start, end) = values.endpoints(base: base, valueFunction: valueFunction) ?? (base, base)
-            basic.setValues(i, start: start, delta: end.difference(from: start), cumulative: values.isCumulative)
-            dependsOnBase = values.dependsOnBase(valueFunction: valueFunction)
-        case let springs as SpringBatch:
-            guard let values = tables.interpolation(of: t) else { return }
-            let (start, end) = values.endpoints(base: base, valueFunction: valueFunction) ?? (base, base)
-            springs.setValues(i, start: start, delta: end.difference(from: start), cumulative: values.isCumulative)
+            interpolating.setValues(i, start: start, delta: end.difference(from: start), cumulative: values.isCumulative)
             dependsOnBase = values.dependsOnBase(valueFunction: valueFunction)
         case let reference as ReferenceBatch:
             let configured = i < reference.animations.count
@@ -277,8 +272,8 @@ final class AnimationCompiler {
             } else {
                 reference.setAnimation(i, animation, model: base, exclusive: exclusive, additive: tables.tracks[t].isAdditive)
             }
-            dependsOnBase = valueFunction == nil
-                && ((animation as? BasicAnimation)?.dependsOnBase ?? (animation as? SpringAnimation)?.dependsOnBase ?? false)
+            // The track's value function, not the lane's copy's (stripped above for a numeric lane).
+            dependsOnBase = Interpolation(animation)?.dependsOnBase(valueFunction: valueFunction) ?? false
             recomputed = animation
         default:
             break

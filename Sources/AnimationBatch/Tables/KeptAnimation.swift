@@ -66,12 +66,12 @@ struct Interpolation {
     /// Semantics §4.1's start and end over `base` (the value function's identity input stands
     /// in for it where the animation has one, §4.7), or nil when a value's kind differs from it.
     func endpoints(base: AnimationValue, valueFunction: ValueFunction?) -> (start: AnimationValue, end: AnimationValue)? {
-        _FromToBy.endpoints(from: from, to: to, by: by, base: valueFunction.map { .scalar($0.identityInput) } ?? base)
+        _FromToBy.endpoints(from: from, to: to, by: by, valueFunction: valueFunction, base: base)
     }
 
     /// Whether the start or end comes from the value beneath (no value function, §4.1).
     func dependsOnBase(valueFunction: ValueFunction?) -> Bool {
-        _FromToBy.dependsOnBase(from: from, to: to, by: by) && valueFunction == nil
+        _FromToBy.dependsOnBase(from: from, to: to, by: by, valueFunction: valueFunction)
     }
 }
 

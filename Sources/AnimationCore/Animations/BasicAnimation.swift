@@ -70,13 +70,12 @@ public struct BasicAnimation: PropertyAnimationStorage {
     /// from `base`'s). With a value function the values are numbers and `base` is ignored: the
     /// function's identity input stands in for it (§4.7).
     public func resolvedEndpoints(base: AnimationValue) -> (start: AnimationValue, end: AnimationValue)? {
-        _FromToBy.endpoints(from: fromValue, to: toValue, by: byValue,
-                            base: valueFunction.map { .scalar($0.identityInput) } ?? base)
+        _FromToBy.endpoints(from: fromValue, to: toValue, by: byValue, valueFunction: valueFunction, base: base)
     }
 
     /// True when the start or end comes from the value beneath the animation (the rows of §4.1
     /// that mention `base`): such an animation changes with the model and with earlier animations.
-    public var dependsOnBase: Bool { _FromToBy.dependsOnBase(from: fromValue, to: toValue, by: byValue) && valueFunction == nil }
+    public var dependsOnBase: Bool { _FromToBy.dependsOnBase(from: fromValue, to: toValue, by: byValue, valueFunction: valueFunction) }
 
     /// `lerp(start, end, timingFunction(p))` (semantics §4.1, §4.2, §2.5), plus `k · (end ⊖ start)`
     /// for a cumulative animation in iteration `k` (§4.4), through the value function if any (§4.7).
@@ -133,6 +132,21 @@ package enum _FromToBy {
         case let (nil, nil, b?): return (base, base.adding(b))
         case (nil, nil, nil): return (base, base)
         }
+    }
+
+    /// ``endpoints(from:to:by:base:)`` for an animation with `valueFunction`: its values are
+    /// numbers, over the function's identity input rather than `base` (§4.7). Basic and spring
+    /// animations and the batch engine's packed copies of them resolve through this one rule.
+    package static func endpoints(from: AnimationValue?, to: AnimationValue?, by: AnimationValue?, valueFunction: ValueFunction?,
+                                  base: AnimationValue) -> (start: AnimationValue, end: AnimationValue)? {
+        endpoints(from: from, to: to, by: by, base: valueFunction.map { .scalar($0.identityInput) } ?? base)
+    }
+
+    /// Whether the endpoints come from the value beneath (the rows of §4.1 that mention `base`);
+    /// never with a value function, whose values are over its identity input (§4.7).
+    package static func dependsOnBase(from: AnimationValue?, to: AnimationValue?, by: AnimationValue?,
+                                      valueFunction: ValueFunction?) -> Bool {
+        dependsOnBase(from: from, to: to, by: by) && valueFunction == nil
     }
 
     static func value(from: AnimationValue?, to: AnimationValue?, by: AnimationValue?, base: AnimationValue,

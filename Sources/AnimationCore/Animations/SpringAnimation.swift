@@ -173,13 +173,12 @@ public struct SpringAnimation: PropertyAnimationStorage {
     /// The start and end of semantics §4.1's table over `base` (see
     /// ``BasicAnimation/resolvedEndpoints(base:)``).
     public func resolvedEndpoints(base: AnimationValue) -> (start: AnimationValue, end: AnimationValue)? {
-        _FromToBy.endpoints(from: fromValue, to: toValue, by: byValue,
-                            base: valueFunction.map { .scalar($0.identityInput) } ?? base)
+        _FromToBy.endpoints(from: fromValue, to: toValue, by: byValue, valueFunction: valueFunction, base: base)
     }
 
     /// True when the start or end comes from the value beneath the animation (see
     /// ``BasicAnimation/dependsOnBase``).
-    public var dependsOnBase: Bool { _FromToBy.dependsOnBase(from: fromValue, to: toValue, by: byValue) && valueFunction == nil }
+    public var dependsOnBase: Bool { _FromToBy.dependsOnBase(from: fromValue, to: toValue, by: byValue, valueFunction: valueFunction) }
 
     /// `lerp(start, end, y(t))` with `t` the basic local time in seconds after the timing function
     /// (semantics §6.2, §6.4), plus the cumulative term (§4.4) and the value function (§4.7).
