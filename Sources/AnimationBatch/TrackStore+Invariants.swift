@@ -108,6 +108,13 @@ extension TrackStore {
             let handle = AnimationHandle(index: track.animation, generation: a.generation).rawValue
             report.check(parked || batch.animationID[Int(track.index)] == handle, "\(name)'s lane names another animation")
         }
+        // A lane's `shows` bit says whether it shows into a row: the frame visits only those lanes' rows.
+        for (b, batch) in tables.batches.enumerated() where !report.isFull {
+            for i in 0..<batch.count where (batch.changed[i] & TrackBatch.shows != 0) != (batch.shownRow[i] != batch.sink) {
+                report.check(false, "batch \(b)'s lane \(i) \(batch.shownRow[i] == batch.sink ? "is marked as showing into no row" : "shows into a row unmarked")")
+                break
+            }
+        }
     }
 
     private func checkSlots(_ report: inout InvariantReport) {

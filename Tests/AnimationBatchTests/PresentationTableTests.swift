@@ -241,4 +241,44 @@ struct PresentationTableTests {
         evaluator.evaluate(at: 3)
         #expect(evaluator.changedSlots.isEmpty, "held: the same bits")
     }
+
+    @Test("the changed set is exactly the rows whose bits changed, each once, over many blocks, with model sets, any chunking")
+    func changedSetMatchesTheRows() throws {
+        // 70 layers (five blocks of a batch, the last partial): some moving, some held, some
+        // delayed; model values set between frames on moving, held and still slots.
+        for chunks in [1, 3, 5] {
+            let store = TrackStore()
+            var slots: [SlotHandle] = []
+            for l in 0..<70 {
+                let layer = LayerID(UInt64(l + 1))
+                slots.append(try store.setModelValue(0.25, layer: layer, property: "opacity"))
+                guard l % 7 != 6 else { continue }   // a still slot
+                var fade = BasicAnimation(keyPath: "opacity", from: 0, to: 1, duration: 1)
+                fade.beginTime = l % 5 == 0 ? 0.5 : 0
+                fade.fillMode = .forwards
+                fade.isRemovedOnCompletion = false
+                try store.add(fade, layer: layer)
+            }
+            let evaluator = FrameEvaluator(store: store, configuration: .init(parallelThreshold: 0, chunksPerBatch: chunks, maximumThreads: 2))
+            var shown = slots.map { _ in UInt64(0) }
+            for (frame, t) in [0.1, 0.2, 0.2, 0.7, 1.5, 1.6].enumerated() {
+                if frame == 2 || frame == 4 {
+                    // Model sets: on a moving slot, a held one and a still one (listed once each).
+                    for l in [3, 10, 13] { try store.setModelValue(0.75, layer: LayerID(UInt64(l + 1)), property: "opacity") }
+                }
+                evaluator.evaluate(at: t)
+                var expected = Set<SlotHandle>()
+                for (k, slot) in slots.enumerated() {
+                    let bits = try #require(evaluator.value(of: slot)?.components.first).bitPattern
+                    if bits != shown[k] || frame == 0 { expected.insert(slot) }
+                    shown[k] = bits
+                }
+                if frame == 2 || frame == 4 { expected.formUnion([3, 10, 13].map { slots[$0] }) }
+                let listed = Array(evaluator.changedSlots)
+                #expect(Set(listed).count == listed.count, "each once (frame \(frame), \(chunks) chunks)")
+                #expect(Set(listed) == expected, "frame \(frame), \(chunks) chunks: \(Set(listed).symmetricDifference(expected).count) differ")
+            }
+            #expect(store.invariantViolations().isEmpty)
+        }
+    }
 }

@@ -9,7 +9,7 @@ import Foundation
 /// Three kinds of slot:
 /// - **exclusive** — its only animation sets the whole value: the kernel already composed it with
 ///   the model (fallback and additive base, §4.3), and the frame copies the output into the
-///   slot's row right after the kernel, from the track's own lane (``TrackBatch/present(blocks:into:)``).
+///   slot's row right after the kernel, from the track's own lane (``TrackBatch/present(blocks:masks:pending:)``).
 ///   No operation here: almost every slot of a large scene is one of these.
 /// - **fast** — a slot of at most four components whose animations each write the kernel's value,
 ///   whole or as a component field (`position.x`, `bounds.size`, §4.6): the model, then each

@@ -352,7 +352,7 @@ final class PresentationTable {
     /// Where a frame's chunks write (valid for one frame; the table does not change during it).
     func target(changes: UnsafeMutablePointer<SlotHandle>) -> PresentationTarget {
         PresentationTarget(bases: UnsafePointer(bases), locations: UnsafePointer(locations), pending: UnsafePointer(pending),
-                           changes: changes, scratch: nil)
+                           changes: changes)
     }
 
     /// Marks a slot index as never used (called for new slot records).
@@ -382,13 +382,10 @@ struct PresentationTarget {
     let locations: UnsafePointer<SlotLocation>
     let pending: UnsafePointer<UInt8>
     let changes: UnsafeMutablePointer<SlotHandle>
-    /// Sixteen Doubles of the chunk's own that nobody reads: where a lane with nothing to show
-    /// writes, so that showing a block needs no branch per lane and no two threads write one place.
-    let scratch: UnsafeMutablePointer<Double>?
 
-    /// The same tables, listing changes at `changes` and writing nothing-to-show lanes to `scratch`.
-    func listing(at changes: UnsafeMutablePointer<SlotHandle>, scratch: UnsafeMutablePointer<Double>? = nil) -> PresentationTarget {
-        PresentationTarget(bases: bases, locations: locations, pending: pending, changes: changes, scratch: scratch)
+    /// The same tables, listing changes at `changes`.
+    func listing(at changes: UnsafeMutablePointer<SlotHandle>) -> PresentationTarget {
+        PresentationTarget(bases: bases, locations: locations, pending: pending, changes: changes)
     }
 }
 

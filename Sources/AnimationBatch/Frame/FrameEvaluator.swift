@@ -102,14 +102,21 @@ public final class FrameEvaluator: ParallelJob {
     private enum Stage { case nodes, kernels, composition }
     /// (batch, first block, end block) of every kernel chunk.
     private var chunks: [(batch: Int32, start: Int32, end: Int32)] = []
-    /// Where each kernel chunk lists the slots its tracks changed (16 per block), relative to
-    /// `changeBase`, and how many it listed.
+    /// Each kernel chunk's room in the change list (16 per block: its first block's place among
+    /// the chunks' blocks, times 16), how many slots it lists, and where its list starts
+    /// (relative to `changeBase`: the counts before it, once the kernels have run).
     private var chunkChangeOffsets: [Int] = []
     private var chunkChangeCounts: UnsafeMutablePointer<Int>
+    private var chunkListStarts: UnsafeMutablePointer<Int>
     private var chunkChangeCapacity = 1
-    /// Sixteen Doubles per kernel chunk that nobody reads (``PresentationTarget/scratch``).
-    private var chunkScratch: UnsafeMutablePointer<Double>
-    private var chunkScratchCapacity = 16
+    /// A mask per kernel block of the lanes to list (``TrackBatch/present(blocks:masks:pending:)``),
+    /// at `chunkChangeOffsets[k] / 16` for chunk k.
+    private var blockMasks: UnsafeMutablePointer<UInt16>
+    private var blockMaskCapacity = 1
+    /// The slots' pending marks while any slot is pending this frame, for the kernel chunks' masks.
+    private var pendingMarks: UnsafePointer<UInt8>?
+    /// The slots the kernel chunks listed this frame.
+    private var kernelListed = 0
     private var kernelChangeRegion = 0
     /// (first, end) chunked slots (fast, then transform) of every composition chunk, where each lists its changes (relative
     /// to `changeBase`), and how many it listed.
@@ -172,8 +179,8 @@ public final class FrameEvaluator: ParallelJob {
         eventStorage = .allocate(capacity: 1)
         chunkEventCounts = .allocate(capacity: 1)
         chunkChangeCounts = .allocate(capacity: 1)
-        chunkScratch = .allocate(capacity: 16)
-        chunkScratch.initialize(repeating: 0, count: 16)
+        chunkListStarts = .allocate(capacity: 1)
+        blockMasks = .allocate(capacity: 1)
         changeStorage = .allocate(capacity: 1)
         compositionCounts = .allocate(capacity: 1)
         nodeEventCounts = .allocate(capacity: 1)
@@ -187,7 +194,8 @@ public final class FrameEvaluator: ParallelJob {
         eventStorage.deallocate()
         chunkEventCounts.deallocate()
         chunkChangeCounts.deallocate()
-        chunkScratch.deallocate()
+        chunkListStarts.deallocate()
+        blockMasks.deallocate()
         changeStorage.deallocate()
         compositionCounts.deallocate()
     }
@@ -242,11 +250,12 @@ public final class FrameEvaluator: ParallelJob {
             kernelChangeRegion += 16 * Int(chunk.end - chunk.start)
         }
         Self.reserve(&chunkEventCounts, capacity: &chunkCapacity, chunks.count)
-        Self.reserve(&chunkChangeCounts, capacity: &chunkChangeCapacity, chunks.count)
-        if 16 * chunks.count > chunkScratchCapacity {
-            Self.reserve(&chunkScratch, capacity: &chunkScratchCapacity, 16 * chunks.count)
-            chunkScratch.initialize(repeating: 0, count: chunkScratchCapacity)
+        if chunks.count > chunkChangeCapacity {
+            var capacity = chunkChangeCapacity
+            Self.reserve(&chunkChangeCounts, capacity: &capacity, chunks.count)
+            Self.reserve(&chunkListStarts, capacity: &chunkChangeCapacity, chunks.count)
         }
+        Self.reserve(&blockMasks, capacity: &blockMaskCapacity, kernelChangeRegion / 16)
         let needed = eventsNeeded
         if needed > eventCapacity {
             // Between frames: the last frame's events view is documented as valid until the next frame.
@@ -334,11 +343,12 @@ public final class FrameEvaluator: ParallelJob {
             changeCount += 1
         }
         changeBase = changeCount
+        pendingMarks = table.pendingChanges.isEmpty ? nil : UnsafePointer(table.pending)
         target = table.target(changes: changeStorage + changeBase)
         composition.takePointers(of: frame.batches)
 
-        // Kernels; each chunk then shows its exclusive tracks' values and collects its tracks'
-        // events, each into its own region.
+        // Kernels; each chunk then shows its exclusive tracks' values, marks which slots to list
+        // and collects its tracks' events, each into its own region.
         trackEventBase = eventCount
         frameTime = time
         run(.kernels, count: chunks.count)
@@ -399,12 +409,19 @@ public final class FrameEvaluator: ParallelJob {
             let batch = batches[Int(chunk.batch)]
             let blocks = Int(chunk.start)..<Int(chunk.end)
             batch.evaluate(blocks: blocks, time: frameTime, nodeTimes: UnsafePointer(nodeTimes.unsafelyUnwrapped))   // set for the frame
-            let target = self.target.unsafelyUnwrapped   // set before the stage runs
-            chunkChangeCounts[k] = batch.present(blocks: blocks, into: target.listing(at: target.changes + chunkChangeOffsets[k],
-                                                                                      scratch: chunkScratch + 16 * k))
+            chunkChangeCounts[k] = batch.present(blocks: blocks, masks: blockMasks + chunkChangeOffsets[k] / 16, pending: pendingMarks)
             chunkEventCounts[k] = Self.collectEvents(of: batch, blocks: blocks, into: eventStorage + trackEventBase + chunkEventOffsets[k])
         case .composition:
-            let chunk = compositionChunks[k], target = self.target.unsafelyUnwrapped   // set before the stage runs
+            let target = self.target.unsafelyUnwrapped   // set before the stage runs
+            guard k < compositionChunks.count else {
+                // Past the composition chunks: kernel chunk k − (their count) lists its slots where its list starts.
+                let c = k - compositionChunks.count, chunk = chunks[c]
+                guard chunkChangeCounts[c] > 0 else { return }
+                batches[Int(chunk.batch)].list(blocks: Int(chunk.start)..<Int(chunk.end), masks: blockMasks + chunkChangeOffsets[c] / 16,
+                                               into: target.changes + chunkListStarts[c])
+                return
+            }
+            let chunk = compositionChunks[k]
             compositionCounts[k] = composition.unsafelyUnwrapped.runChunk(chunk.start..<chunk.end,   // set for the frame
                                                              into: target.listing(at: target.changes + compositionChangeOffsets[k]))
         }
@@ -535,19 +552,25 @@ public final class FrameEvaluator: ParallelJob {
     }
 
     /// The composition stage (``Composition``): the fast and transform slots' parallel chunks,
-    /// then general slots; then the change list in order — pending changes, the kernel chunks'
-    /// (exclusive slots, shown by the chunks themselves), the composition chunks', the general
-    /// slots'.
+    /// beside them the kernel chunks' lists, each written where it belongs (its place follows
+    /// from the counts the kernels' chunks returned), then general slots; the change list in
+    /// order — pending changes, the kernel chunks' (exclusive slots, shown by the chunks
+    /// themselves), the composition chunks', the general slots'.
     private func compose(table: PresentationTable, composition: Composition) {
-        run(.composition, count: compositionChunks.count)
-        // The chunks' changes in chunk order: the kernel chunks', then the composition chunks'.
-        Self.gather(into: changeStorage, count: &changeCount, from: changeStorage + changeBase, offsets: chunkChangeOffsets,
-                    counts: chunkChangeCounts)
+        kernelListed = 0
+        for k in chunks.indices {
+            chunkListStarts[k] = kernelListed
+            kernelListed += chunkChangeCounts[k]
+        }
+        run(.composition, count: compositionChunks.count + (kernelListed > 0 ? chunks.count : 0))
+        // The composition chunks' changes after the kernel chunks', in chunk order.
+        changeCount += kernelListed
         Self.gather(into: changeStorage, count: &changeCount, from: changeStorage + changeBase, offsets: compositionChangeOffsets,
                     counts: compositionCounts)
         changeCount += composition.composeGeneral(time: time, pending: UnsafePointer(table.pending), changes: changeStorage + changeCount)
         table.clearPendingChanges()
         target = nil
+        pendingMarks = nil
     }
 
     /// Tells the store which animations this frame finished (their stop events are this frame's,

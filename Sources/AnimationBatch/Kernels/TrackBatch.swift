@@ -108,20 +108,22 @@ class TrackBatch {
     /// shows its slot) and the slot's handle (so that listing a change reads nothing indexed by
     /// slot but the pending mark). The store sets them between frames, and again whenever the row
     /// moves or its column grows (``SlotPlanner/update()``); the frame copies the output there
-    /// right after the kernels, while it is still in cache (``present(blocks:into:)``).
+    /// right after the kernels, while it is still in cache (``present(blocks:masks:pending:)``).
     let shownRow: Column<UnsafeMutablePointer<Double>>
     let shownSlot = Column<UInt64>(fill: 0)
-    /// The row of tracks that are not exclusive: a marker, never written during a frame (lanes
-    /// with nothing to show write to their chunk's own scratch, ``PresentationTarget/scratch``:
-    /// chunks of one batch run on several threads at once).
+    /// The row of tracks that are not exclusive: a marker, never written (``changed`` says which
+    /// lanes show).
     let sink: UnsafeMutablePointer<Double>
     /// Bit 0 where a track's output bits changed since the frame last showed it (set by the
     /// kernels' final store, ``OutputPointers/store(_:component:weight:addsBase:block:)``), bit 1
-    /// (``forced``) where the store changed what its row shows or where it lies; cleared by
-    /// ``present(blocks:into:)``, which visits only blocks with a bit set.
+    /// (``forced``) where the store changed what its row shows or where it lies — both cleared by
+    /// ``present(blocks:masks:pending:)``, which visits only blocks with one set — and bit 2
+    /// (``shows``) while the track shows into a row (``setShown(_:row:slot:)``).
     let changed = Column<UInt8>(fill: 0)
     /// The ``changed`` bit that makes the next frame write a row whatever the kernel's value did.
     static let forced: UInt8 = 2
+    /// The ``changed`` bit of a track that shows into a row (its ``shownRow`` is not ``sink``).
+    static let shows: UInt8 = 4
 
     init(width: Int) {
         self.width = width
@@ -272,79 +274,121 @@ class TrackBatch {
     func setShown(_ i: Int, row: UnsafeMutablePointer<Double>?, slot: SlotHandle) {
         shownRow[i] = row ?? sink
         shownSlot[i] = slot.rawValue
-        changed[i] |= TrackBatch.forced   // the row may show something else (a model value): the next frame writes it
+        // The row may show something else (a model value): the next frame writes it.
+        changed[i] = changed[i] & ~TrackBatch.shows | TrackBatch.forced | (row == nil ? 0 : TrackBatch.shows)
     }
 
     // MARK: Frame
 
     /// Copies the outputs of the exclusive tracks in `blocks` whose value changed (``changed``)
-    /// into their presentation rows, in Double, and lists at `target.changes` the slots whose row
-    /// bits changed and that `target.pending` does not list already. Returns how many it listed.
+    /// into their presentation rows, in Double, and writes for each block a mask of the lanes
+    /// whose slot is to be listed as changed — row bits changed, and not among `pending` (the
+    /// slots listed already; nil when there are none) — to `masks[block − blocks.lowerBound]`.
+    /// Returns how many lanes the masks hold: ``list(blocks:masks:into:)`` writes their handles
+    /// once the frame knows where each chunk's list goes.
+    ///
     /// Run by the frame right after the kernels of the same blocks, while the outputs are in
-    /// cache; a block whose sixteen tracks kept their values costs two loads (a separate pass
-    /// reading every output and every old row waited on memory: a W2 frame of 100,000 properties
-    /// on one thread cost 2× the kernels alone).
-    final func present(blocks: Range<Int>, into target: PresentationTarget) -> Int {
+    /// cache; a block whose sixteen tracks kept their values costs two loads, and only the lanes
+    /// to show are visited. Old rows are not read: the kernel's own comparison (``changed``) says
+    /// which values changed. A block with a forced lane (its row may show a model value, or
+    /// moved) compares with the rows, so that the masks hold exactly the rows whose bits changed.
+    /// Listing here, into each chunk's own region of the change list, and gathering the regions
+    /// afterwards cost W2 at 1,000,000 properties a quarter of its frame on one thread: three
+    /// more passes over eight bytes a change.
+    final func present(blocks: Range<Int>, masks: UnsafeMutablePointer<UInt16>, pending: UnsafePointer<UInt8>?) -> Int {
         switch width {
-        case 1: present(blocks: blocks, into: target, width: 1)
-        case 2: present(blocks: blocks, into: target, width: 2)
-        case 4: present(blocks: blocks, into: target, width: 4)
-        default: present(blocks: blocks, into: target, width: width)
+        case 1: present(blocks: blocks, masks: masks, pending: pending, width: 1)
+        case 2: present(blocks: blocks, masks: masks, pending: pending, width: 2)
+        case 4: present(blocks: blocks, masks: masks, pending: pending, width: 4)
+        default: present(blocks: blocks, masks: masks, pending: pending, width: width)
         }
     }
 
-    /// ``present(blocks:into:)`` for a constant `width` (inlined per width: the component loop
-    /// unrolls). Within a block with a change every lane is visited without branches: a lane
-    /// whose output kept its bits, or whose slot is composed (its row is ``sink``), writes into
-    /// the chunk's scratch, and listing is a conditional increment. Old rows are not read: the kernel's own comparison
-    /// (``changed``) says which values changed — reading every row cost as much as the kernels, a
-    /// wait on memory per lane. A block with a forced lane (its row may show a model value, or
-    /// moved) compares with the rows, so that the changed set lists exactly the rows whose bits
-    /// changed.
+    /// The sixteen-bit mask of the bytes of `low` (lanes 0–7) and `high` (8–15) that are 1 (each
+    /// byte is 0 or 1): one multiply gathers eight bytes' low bits into the top byte.
     @inline(__always)
-    private func present(blocks: Range<Int>, into target: PresentationTarget, width: Int) -> Int {
-        let rows = shownRow.base, slots = shownSlot.base, outputs = self.outputs.pointers
-        let flags = changed.base, pending = target.pending, changes = target.changes, sink = self.sink
-        let scratch = target.scratch.unsafelyUnwrapped   // the frame gives every kernel chunk its own
-        let forcedBits = UInt64(TrackBatch.forced) * 0x0101_0101_0101_0101
+    private static func laneMask(_ low: UInt64, _ high: UInt64) -> UInt32 {
+        let gather: UInt64 = 0x0102_0408_1020_4080
+        return UInt32(truncatingIfNeeded: (low &* gather) >> 56) | UInt32(truncatingIfNeeded: (high &* gather) >> 56) << 8
+    }
+
+    /// ``present(blocks:masks:pending:)`` for a constant `width` (inlined per width: the
+    /// component loop unrolls).
+    @inline(__always)
+    private func present(blocks: Range<Int>, masks: UnsafeMutablePointer<UInt16>, pending: UnsafePointer<UInt8>?, width: Int) -> Int {
+        let rows = shownRow.base, slots = shownSlot.base, outputs = self.outputs.pointers, flags = changed.base
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let forcedBits = UInt64(TrackBatch.forced) &* ones, keptBits = UInt64(TrackBatch.shows) &* ones
         var listed = 0
         for block in blocks {
             let i = block &* 16
             let raw = UnsafeMutableRawPointer(flags + i)
             // Two scalar words: a byte-vector comparison would compile lane by lane.
-            let bits = raw.loadUnaligned(as: UInt64.self) | raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self)
-            guard bits != 0 else { continue }
-            if bits & forcedBits == 0 {
-                for t in i..<i &+ 16 {
-                    let shown = rows[t]
-                    let shows = flags[t] != 0 && shown != sink
-                    let row = shows ? shown : scratch
-                    for k in 0..<width { row[k] = Double(outputs[k][t]) }
-                    let slot = SlotHandle(rawValue: slots[t])
-                    changes[listed] = slot
-                    listed &+= shows && pending[Int(slot.index)] == 0 ? 1 : 0
-                }
-            } else {
-                for t in i..<i &+ 16 {
-                    let exclusive = rows[t] != sink
-                    let row = exclusive ? rows[t] : scratch
-                    var differs: UInt64 = 0
-                    for k in 0..<width {
-                        let v = Double(outputs[k][t])
-                        // Compared as bits: a NaN the kernel repeats is no change.
-                        differs |= v.bitPattern ^ row[k].bitPattern
-                        row[k] = v
+            let low = raw.loadUnaligned(as: UInt64.self), high = raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self)
+            var mask: UInt32 = 0
+            if (low | high) & ~keptBits != 0 {
+                if (low | high) & forcedBits == 0 {
+                    // Changed (bit 0) and shown (bit 2): those lanes' rows, and nothing else.
+                    mask = Self.laneMask(low & (low >> 2) & ones, high & (high >> 2) & ones)
+                    var m = mask
+                    while m != 0 {
+                        let t = i &+ m.trailingZeroBitCount
+                        let row = rows[t]
+                        for k in 0..<width { row[k] = Double(outputs[k][t]) }
+                        m &= m &- 1
                     }
-                    let slot = SlotHandle(rawValue: slots[t])
-                    changes[listed] = slot
-                    listed &+= differs != 0 && exclusive && pending[Int(slot.index)] == 0 ? 1 : 0
+                } else {
+                    for lane in 0..<16 where flags[i &+ lane] & TrackBatch.shows != 0 {
+                        let t = i &+ lane, row = rows[t]
+                        var differs: UInt64 = 0
+                        for k in 0..<width {
+                            let v = Double(outputs[k][t])
+                            // Compared as bits: a NaN the kernel repeats is no change.
+                            differs |= v.bitPattern ^ row[k].bitPattern
+                            row[k] = v
+                        }
+                        mask |= differs != 0 ? 1 << lane : 0
+                    }
                 }
+                if let pending {
+                    var m = mask
+                    while m != 0 {
+                        let lane = m.trailingZeroBitCount
+                        if pending[Int(SlotHandle(rawValue: slots[i &+ lane]).index)] != 0 { mask &= ~(1 << lane) }
+                        m &= m &- 1
+                    }
+                }
+                // Clears the block's change bits, keeping which lanes show (the column holds whole blocks).
+                raw.storeBytes(of: low & keptBits, as: UInt64.self)
+                raw.storeBytes(of: high & keptBits, toByteOffset: 8, as: UInt64.self)
             }
-            // Clears the block's 16 state-change bytes (two words; the column holds whole blocks).
-            raw.storeBytes(of: 0, as: UInt64.self)
-            raw.storeBytes(of: 0, toByteOffset: 8, as: UInt64.self)
+            masks[block &- blocks.lowerBound] = UInt16(truncatingIfNeeded: mask)
+            listed &+= mask.nonzeroBitCount
         }
         return listed
+    }
+
+    /// Writes the slot handles of the lanes ``present(blocks:masks:pending:)`` put in `masks` for
+    /// `blocks`, in lane order, from `changes` on.
+    final func list(blocks: Range<Int>, masks: UnsafePointer<UInt16>, into changes: UnsafeMutablePointer<SlotHandle>) {
+        let slots = shownSlot.base
+        var listed = 0
+        for block in blocks {
+            var m = UInt32(masks[block &- blocks.lowerBound])
+            guard m != 0 else { continue }
+            let i = block &* 16
+            if m == 0xFFFF {
+                // A whole block (the common case while everything moves): one 128-byte copy.
+                UnsafeMutableRawPointer(changes + listed).copyMemory(from: slots + i, byteCount: 16 * MemoryLayout<UInt64>.size)
+                listed &+= 16
+                continue
+            }
+            while m != 0 {
+                changes[listed] = SlotHandle(rawValue: slots[i &+ m.trailingZeroBitCount])
+                listed &+= 1
+                m &= m &- 1
+            }
+        }
     }
 
     /// Evaluates the tracks in `blocks` (units of 16 tracks) at `time`. Writes every output of
