@@ -114,6 +114,20 @@ extension TrackStore {
                 report.check(false, "batch \(b)'s lane \(i) \(batch.shownRow[i] == batch.sink ? "is marked as showing into no row" : "shows into a row unmarked")")
                 break
             }
+            // A block marked contiguous is shown with vector stores: its sixteen lanes must show, in order.
+            var marked = 0
+            for first in stride(from: 0, to: batch.count, by: 16) where batch.changed[first] & TrackBatch.contiguous != 0 {
+                marked += 1
+                let inOrder = first + 16 <= batch.count && (first..<first + 16).allSatisfy {
+                    batch.changed[$0] & TrackBatch.shows != 0 && batch.shownRow[$0] == batch.shownRow[first] + ($0 - first) * batch.width
+                }
+                report.check(inOrder, "batch \(b)'s block at lane \(first) is marked contiguous but its rows are not in lane order")
+            }
+            for t in 0..<batch.count where t % 16 != 0 && batch.changed[t] & TrackBatch.contiguous != 0 {
+                report.check(false, "batch \(b)'s lane \(t) carries a block's contiguous mark")
+                break
+            }
+            report.check(marked == batch.contiguousBlocks, "batch \(b) counts \(batch.contiguousBlocks) contiguous blocks, \(marked) are marked")
         }
     }
 

@@ -513,6 +513,19 @@ public final class TrackStore {
 
     /// Brings the plan up to date with the changes since the last frame and returns it
     /// (``SlotPlanner/update()``); debug and fuzzing builds check the store's invariants then.
+    /// Whether the store keeps presentation rows in the order its kernels show them (``RowLayout``;
+    /// on by default). Off, for tests that compare the vector and scalar ways of showing a frame.
+    package var keepsRowsInLaneOrder: Bool {
+        get { planner.rowLayout.isEnabled }
+        set { planner.rowLayout.isEnabled = newValue }
+    }
+
+    /// How many times the store put its rows back in lane order (``RowLayout``).
+    package var rowOrderPasses: Int { planner.rowLayout.passes }
+
+    /// Blocks of sixteen lanes whose rows are consecutive, shown by vector stores (``TrackBatch/contiguous``).
+    package var contiguousBlocks: Int { tables.batches.reduce(0) { $0 + $1.contiguousBlocks } }
+
     func prepareFrame() -> FramePlan {
         let plan = planner.update()
         checkInvariants()   // debug and fuzzing builds only: nothing in release

@@ -264,6 +264,13 @@ final class Composition {
         return parts
     }
 
+    /// After the rows moved (``RowLayout``): each fast and transform slot's operation writes its
+    /// slot's row again.
+    func followRows(_ locations: UnsafePointer<SlotLocation>) {
+        for k in fastSlots.indices { fastSlots[k].row = locations[Int(fastSlots[k].slot)].row }
+        for k in transformSlots.indices { transformSlots[k].row = locations[Int(transformSlots[k].slot)].row }
+    }
+
     /// Reclaims the entries of forgotten fast slots once they outnumber the live ones (amortised
     /// O(1) per change; the spare array's capacity is reused).
     func compactIfNeeded() {

@@ -101,6 +101,38 @@ final class PresentationTable {
             return slots[r]
         }
 
+        /// Puts the rows in the order of `order` (each of the column's slots once): row k becomes
+        /// the row of slot `order[k]`, its values, model and layer with it, and each slot's location
+        /// follows. `scratch` and `layerScratch` are kept by the caller, so that reordering
+        /// allocates only when the column has grown.
+        func reorder(_ order: UnsafeBufferPointer<Int32>, locations: UnsafeMutablePointer<SlotLocation>,
+                     scratch: inout [Double], layerScratch: inout [LayerID]) {
+            precondition(order.count == count, "a new order of \(order.count) rows for a column of \(count)")
+            let n = count, w = width
+            if scratch.count < n * w { scratch.append(contentsOf: repeatElement(0, count: n * w - scratch.count)) }
+            if layerScratch.count < n { layerScratch.append(contentsOf: repeatElement(LayerID(0), count: n - layerScratch.count)) }
+            scratch.withUnsafeMutableBufferPointer { copy in
+                // `copy` holds n·w Doubles (grown above); every old row and every k is below n.
+                func reorder(_ storage: UnsafeMutablePointer<Double>) {
+                    copy.baseAddress!.update(from: storage, count: n * w)
+                    for k in 0..<n {
+                        let old = Int(locations[Int(order[k])].row)
+                        (storage + k * w).update(from: copy.baseAddress! + old * w, count: w)
+                    }
+                }
+                reorder(values)
+                reorder(models)
+            }
+            layerScratch.withUnsafeMutableBufferPointer { copy in
+                copy.baseAddress!.update(from: layers, count: n)   // n entries (grown above)
+                for k in 0..<n { layers[k] = copy[Int(locations[Int(order[k])].row)] }
+            }
+            for k in 0..<n {
+                slots[k] = order[k]
+                locations[Int(order[k])].row = Int32(k)
+            }
+        }
+
         @inline(__always) func row(_ r: Int32) -> UnsafeMutablePointer<Double> { values + Int(r) * width }
         @inline(__always) func modelRow(_ r: Int32) -> UnsafeMutablePointer<Double> { models + Int(r) * width }
     }

@@ -124,6 +124,14 @@ class TrackBatch {
     static let forced: UInt8 = 2
     /// The ``changed`` bit of a track that shows into a row (its ``shownRow`` is not ``sink``).
     static let shows: UInt8 = 4
+    /// The ``changed`` bit, in a block's first lane only, of a block whose sixteen lanes all show,
+    /// into consecutive rows of one column in lane order (``RowLayout``): the frame shows it with
+    /// a few vector stores instead of sixteen scattered ones.
+    static let contiguous: UInt8 = 8
+    /// Blocks with the ``contiguous`` bit.
+    private(set) var contiguousBlocks = 0
+    /// Changes of where lanes show since the batch was made (a running count ``RowLayout`` reads).
+    private(set) var layoutChanges = 0
 
     init(width: Int) {
         self.width = width
@@ -237,8 +245,11 @@ class TrackBatch {
     /// track that moved (now at `i`), or nil when `i` was the last.
     func remove(at i: Int) -> Int32? {
         willRemoveSpecific(i)
-        if flags[i] & CompiledTiming.cumulative != 0 { cumulativeFlagCount -= 1 }
         let last = count - 1
+        breakContiguity(i)
+        breakContiguity(last)
+        layoutChanges &+= 1
+        if flags[i] & CompiledTiming.cumulative != 0 { cumulativeFlagCount -= 1 }
         var moved: Int32?
         if i != last {
             trackID[i] = trackID[last]
@@ -272,10 +283,46 @@ class TrackBatch {
     /// Shows track `i`'s output in `row` (slot `slot`'s row in the presentation table), or
     /// nowhere (nil: its slot is composed).
     func setShown(_ i: Int, row: UnsafeMutablePointer<Double>?, slot: SlotHandle) {
+        if row ?? sink != shownRow[i] {
+            breakContiguity(i)
+            layoutChanges &+= 1
+        }
         shownRow[i] = row ?? sink
         shownSlot[i] = slot.rawValue
         // The row may show something else (a model value): the next frame writes it.
         changed[i] = changed[i] & ~TrackBatch.shows | TrackBatch.forced | (row == nil ? 0 : TrackBatch.shows)
+    }
+
+    /// Lane `i`'s block no longer keeps its rows in lane order (its ``contiguous`` bit is cleared).
+    @inline(__always)
+    private func breakContiguity(_ i: Int) {
+        let first = i & ~15
+        guard changed[first] & TrackBatch.contiguous != 0 else { return }
+        changed[first] &= ~TrackBatch.contiguous
+        contiguousBlocks -= 1
+    }
+
+    /// After the rows moved (``RowLayout``): every showing lane's row pointer from `row(slot)`,
+    /// then the ``contiguous`` bit on each block whose sixteen lanes show into consecutive rows.
+    func followRows(_ row: (SlotHandle) -> UnsafeMutablePointer<Double>) {
+        contiguousBlocks = 0
+        for block in 0..<blockCount {
+            let first = block * 16
+            changed[first] &= ~TrackBatch.contiguous
+            var consecutive = first + 16 <= count
+            for t in first..<min(first + 16, count) {
+                guard changed[t] & TrackBatch.shows != 0 else {
+                    consecutive = false
+                    continue
+                }
+                shownRow[t] = row(SlotHandle(rawValue: shownSlot[t]))
+                consecutive = consecutive && shownRow[t] == shownRow[first] + (t - first) * width
+            }
+            if consecutive {
+                changed[first] |= TrackBatch.contiguous
+                contiguousBlocks += 1
+            }
+        }
     }
 
     // MARK: Frame
@@ -318,7 +365,8 @@ class TrackBatch {
     private func present(blocks: Range<Int>, masks: UnsafeMutablePointer<UInt16>, pending: UnsafePointer<UInt8>?, width: Int) -> Int {
         let rows = shownRow.base, slots = shownSlot.base, outputs = self.outputs.pointers, flags = changed.base
         let ones: UInt64 = 0x0101_0101_0101_0101
-        let forcedBits = UInt64(TrackBatch.forced) &* ones, keptBits = UInt64(TrackBatch.shows) &* ones
+        let forcedBits = UInt64(TrackBatch.forced) &* ones
+        let keptBits = UInt64(TrackBatch.shows | TrackBatch.contiguous) &* ones
         var listed = 0
         for block in blocks {
             let i = block &* 16
@@ -327,7 +375,19 @@ class TrackBatch {
             let low = raw.loadUnaligned(as: UInt64.self), high = raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self)
             var mask: UInt32 = 0
             if (low | high) & ~keptBits != 0 {
-                if (low | high) & forcedBits == 0 {
+                if low & UInt64(TrackBatch.contiguous) != 0 && (low | high) & forcedBits == 0 {
+                    // Sixteen consecutive rows (all lanes show): the whole block in vector stores;
+                    // an unchanged lane's row gets the bits it holds.
+                    mask = Self.laneMask(low & ones, high & ones)
+                    let row = rows[i]
+                    switch width {
+                    case 1: animation_show_rows1(row, outputs[0] + i)
+                    case 2: animation_show_rows2(row, outputs[0] + i, outputs[1] + i)
+                    case 4: animation_show_rows4(row, outputs[0] + i, outputs[1] + i, outputs[2] + i, outputs[3] + i)
+                    default:
+                        for lane in 0..<16 { for k in 0..<width { row[lane &* width &+ k] = Double(outputs[k][i &+ lane]) } }
+                    }
+                } else if (low | high) & forcedBits == 0 {
                     // Changed (bit 0) and shown (bit 2): those lanes' rows, and nothing else.
                     mask = Self.laneMask(low & (low >> 2) & ones, high & (high >> 2) & ones)
                     var m = mask

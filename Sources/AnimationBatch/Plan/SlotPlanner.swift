@@ -13,6 +13,8 @@ final class SlotPlanner {
     private let clocks: LayerClocks
     /// The composed slots' operations, kept up to date by ``update()``.
     let composition: Composition
+    /// The rows' order (``RowLayout``), restored by ``update()`` when enough of it was lost.
+    let rowLayout: RowLayout
     /// Slots whose plan must be redone before the next frame, each listed once: `dirty[s]` is 1
     /// while slot s is listed.
     #if !DEBUG
@@ -30,6 +32,7 @@ final class SlotPlanner {
         self.tables = tables
         self.clocks = clocks
         composition = Composition(tables: tables)
+        rowLayout = RowLayout(tables: tables)
     }
 
     /// Slot `s` is planned again before the next frame.
@@ -71,6 +74,7 @@ final class SlotPlanner {
             }
             dirtySlots.removeAll(keepingCapacity: true)
             composition.compactIfNeeded()
+            rowLayout.update(composition)
         }
         return FramePlan(batches: tables.batches, nodeBatch: tables.nodeBatch, nodeTimes: tables.nodeTimes, nodeOrder: nodeOrder,
                          nodes: tables.nodes, clockSteps: clocks.steps, composition: composition, table: tables.table,

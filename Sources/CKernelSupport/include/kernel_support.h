@@ -287,4 +287,53 @@ static inline void animation_store_marking_changes(float *destination, animation
     __builtin_memcpy(destination, &value, 64);
 }
 
+/// Shows sixteen lanes of one component into sixteen consecutive rows of a presentation column:
+/// `rows[k] = (double)x[k]` (the lanes of a block whose rows are contiguous, in lane order).
+static inline void animation_show_rows1(double *rows, const float *x) {
+    typedef float f16 __attribute__((ext_vector_type(16)));
+    typedef double d16 __attribute__((ext_vector_type(16)));
+    f16 v;
+    __builtin_memcpy(&v, x, 64);
+    d16 d = __builtin_convertvector(v, d16);
+    __builtin_memcpy(rows, &d, 128);
+}
+
+/// As ``animation_show_rows1`` for two components: `rows[2k] = x[k]`, `rows[2k + 1] = y[k]`.
+static inline void animation_show_rows2(double *rows, const float *x, const float *y) {
+    typedef float f16 __attribute__((ext_vector_type(16)));
+    typedef float f32 __attribute__((ext_vector_type(32)));
+    typedef double d32 __attribute__((ext_vector_type(32)));
+    f16 a, b;
+    __builtin_memcpy(&a, x, 64);
+    __builtin_memcpy(&b, y, 64);
+    f32 xy = __builtin_shufflevector(a, b, 0, 16, 1, 17, 2, 18, 3, 19, 4, 20, 5, 21, 6, 22, 7, 23,
+                                     8, 24, 9, 25, 10, 26, 11, 27, 12, 28, 13, 29, 14, 30, 15, 31);
+    d32 d = __builtin_convertvector(xy, d32);
+    __builtin_memcpy(rows, &d, 256);
+}
+
+/// As ``animation_show_rows1`` for four components: `rows[4k + c]` is component c of lane k.
+static inline void animation_show_rows4(double *rows, const float *c0, const float *c1, const float *c2, const float *c3) {
+    typedef float f16 __attribute__((ext_vector_type(16)));
+    typedef float f32 __attribute__((ext_vector_type(32)));
+    typedef double d32 __attribute__((ext_vector_type(32)));
+    f16 a, b, c, d;
+    __builtin_memcpy(&a, c0, 64);
+    __builtin_memcpy(&b, c1, 64);
+    __builtin_memcpy(&c, c2, 64);
+    __builtin_memcpy(&d, c3, 64);
+    // Lanes 0–7, then 8–15: (a, b, c, d) of each lane side by side.
+    f32 low = __builtin_shufflevector(__builtin_shufflevector(a, b, 0, 16, 1, 17, 2, 18, 3, 19, 4, 20, 5, 21, 6, 22, 7, 23),
+                                      __builtin_shufflevector(c, d, 0, 16, 1, 17, 2, 18, 3, 19, 4, 20, 5, 21, 6, 22, 7, 23),
+                                      0, 1, 16, 17, 2, 3, 18, 19, 4, 5, 20, 21, 6, 7, 22, 23,
+                                      8, 9, 24, 25, 10, 11, 26, 27, 12, 13, 28, 29, 14, 15, 30, 31);
+    f32 high = __builtin_shufflevector(__builtin_shufflevector(a, b, 8, 24, 9, 25, 10, 26, 11, 27, 12, 28, 13, 29, 14, 30, 15, 31),
+                                       __builtin_shufflevector(c, d, 8, 24, 9, 25, 10, 26, 11, 27, 12, 28, 13, 29, 14, 30, 15, 31),
+                                       0, 1, 16, 17, 2, 3, 18, 19, 4, 5, 20, 21, 6, 7, 22, 23,
+                                       8, 9, 24, 25, 10, 11, 26, 27, 12, 13, 28, 29, 14, 15, 30, 31);
+    d32 lowRows = __builtin_convertvector(low, d32), highRows = __builtin_convertvector(high, d32);
+    __builtin_memcpy(rows, &lowRows, 256);
+    __builtin_memcpy(rows + 32, &highRows, 256);
+}
+
 #endif
