@@ -12,9 +12,11 @@ import Synchronization
 /// else of the store until it reports what finished. It runs four stages: group timing nodes (parents first, scalar; semantics §2.7, §7); the kernels over every
 /// batch, cut into contiguous chunks of whole 16-track blocks (64-byte aligned, so no two chunks
 /// share a cache line), each chunk then copying its exclusive tracks' values into the store's
-/// presentation table while they are in cache and collecting its tracks' events, each into its own
-/// region; composition of the other animated slots (model and animations in add order, §8.4),
-/// cut into chunks the same way; then the chunks' events and changes are put in chunk order, and
+/// presentation table while they are in cache, counting the slots it will list and collecting its
+/// tracks' events, each into its own region; composition of the other animated slots (model and
+/// animations in add order, §8.4), cut into chunks the same way, beside which each kernel chunk
+/// writes its slots to their place in the change list; then the chunks' events and the
+/// composition chunks' changes are put in chunk order, and
 /// the animations the frame finished that are removed on completion are reaped from the store
 /// (§1.4). Chunks write disjoint ranges, so the results — values, changes and events, in the same
 /// order — are bit-identical for any chunk or thread count. Below
