@@ -71,11 +71,18 @@ struct RowLayoutTests {
             let configuration = FrameEvaluator.Configuration(parallelThreshold: 0, chunksPerBatch: chunks, maximumThreads: 2)
             let a = FrameEvaluator(store: ordered, configuration: configuration)
             let b = FrameEvaluator(store: scattered, configuration: configuration)
-            for (frame, t) in [0.05, 0.3, 0.3, 0.8, 1.7].enumerated() {
+            for (frame, t) in [0.05, 0.3, 0.3, 0.35, 0.3, 0.8, 1.7].enumerated() {
                 if frame == 2 {
                     for l in stride(from: 0, to: layers, by: 7) {
                         let layer = LayerID(UInt64(l + 1))
                         for store in [ordered, scattered] { try store.setModelValue(0.125, layer: layer, property: "opacity") }
+                    }
+                }
+                if frame == 3 {
+                    // Lanes leave blocks shown straight into rows: the blocks left behind compare
+                    // with their rows again, not with outputs the kernels stopped writing.
+                    for l in stride(from: 0, to: layers, by: 11) {
+                        for store in [ordered, scattered] { store.removeAllAnimations(layer: LayerID(UInt64(l + 1))) }
                     }
                 }
                 a.evaluate(at: t)
@@ -135,5 +142,34 @@ struct RowLayoutTests {
         let rows = slots.count, churned = changes / 2
         #expect(store.rowOrderPasses >= 2, "the churn lost the order at least once")
         #expect(store.rowOrderPasses <= 1 + 4 * churned / max(64, rows / 8), "\(store.rowOrderPasses) passes for \(churned) layers re-animated, \(rows) rows")
+    }
+
+    @Test("a block that leaves the order compares with its rows, not with outputs its kernel stopped writing")
+    func leavingTheOrderComparesWithRows() throws {
+        // Scalars only (one-component blocks are shown straight into their rows while in order).
+        let store = TrackStore()
+        store.keepsRowsInLaneOrder = false
+        var slots: [SlotHandle] = []
+        for l in 0..<64 {
+            let layer = LayerID(UInt64(l + 1))
+            slots.append(try store.setModelValue(0, layer: layer, property: "opacity"))
+            try store.add(BasicAnimation(keyPath: "opacity", from: Double(l), to: Double(l) + 1, duration: 1), layer: layer)
+            // Another column in between, so that the opacity rows start out of lane order.
+            try store.setModelValue(1, layer: layer, property: "zPosition")
+        }
+        let evaluator = FrameEvaluator(store: store)
+        evaluator.evaluate(at: 0.25)   // the output column holds the values at 0.25
+        store.keepsRowsInLaneOrder = true
+        try store.setModelValue(5, layer: LayerID(64), property: "zPosition")   // a change: the next frame plans, and orders the rows
+        evaluator.evaluate(at: 0.5)
+        #expect(store.rowOrderPasses == 1 && store.contiguousBlocks > 0)
+        evaluator.evaluate(at: 0.75)   // shown straight into the rows
+        store.removeAllAnimations(layer: LayerID(1))   // the first block leaves the order
+        evaluator.evaluate(at: 0.25)   // the values the output column still holds
+        for (l, slot) in slots.enumerated() where l > 0 {
+            let expected = Double(Float(Double(l) + 0.25))
+            #expect(evaluator.value(of: slot) == .scalar(expected), "layer \(l + 1)")
+        }
+        #expect(store.invariantViolations().isEmpty)
     }
 }

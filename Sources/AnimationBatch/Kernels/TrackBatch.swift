@@ -294,12 +294,16 @@ class TrackBatch {
     }
 
     /// Lane `i`'s block no longer keeps its rows in lane order (its ``contiguous`` bit is cleared).
+    /// Its lanes are forced: a one-component block in order shows straight into its rows, leaving
+    /// the output column behind (``OutputPointers/store(_:component:weight:addsBase:block:)``), so
+    /// the next frame compares with the rows, not with old outputs.
     @inline(__always)
     private func breakContiguity(_ i: Int) {
         let first = i & ~15
         guard changed[first] & TrackBatch.contiguous != 0 else { return }
         changed[first] &= ~TrackBatch.contiguous
         contiguousBlocks -= 1
+        for t in first..<first + 16 { changed[t] |= TrackBatch.forced }
     }
 
     /// After the rows moved (``RowLayout``): every showing lane's row pointer from `row(slot)`,
@@ -308,6 +312,10 @@ class TrackBatch {
         contiguousBlocks = 0
         for block in 0..<blockCount {
             let first = block * 16
+            if changed[first] & TrackBatch.contiguous != 0 {
+                // Shown straight into rows so far (see `breakContiguity`): compared with the rows next frame.
+                for t in first..<first + 16 { changed[t] |= TrackBatch.forced }
+            }
             changed[first] &= ~TrackBatch.contiguous
             var consecutive = first + 16 <= count
             for t in first..<min(first + 16, count) {
@@ -381,7 +389,7 @@ class TrackBatch {
                     mask = Self.laneMask(low & ones, high & ones)
                     let row = rows[i]
                     switch width {
-                    case 1: animation_show_rows1(row, outputs[0] + i)
+                    case 1: break   // the kernel showed it (``OutputPointers/store(_:component:weight:addsBase:block:)``)
                     case 2: animation_show_rows2(row, outputs[0] + i, outputs[1] + i)
                     case 4: animation_show_rows4(row, outputs[0] + i, outputs[1] + i, outputs[2] + i, outputs[3] + i)
                     default:
@@ -569,7 +577,9 @@ class TrackBatch {
     var statePointers: StatePointers { StatePointers(state: state.base) }
 
     /// Pointers to the output, base and change columns, taken once per chunk.
-    var outputPointers: OutputPointers { OutputPointers(outputs: outputs.pointers, base: base.pointers, changed: changed.base) }
+    var outputPointers: OutputPointers {
+        OutputPointers(outputs: outputs.pointers, base: base.pointers, changed: changed.base, rows: width == 1 ? shownRow.base : nil)
+    }
 }
 
 /// The state column of a batch, as a raw pointer (see ``TrackBatch/statePointers``).
@@ -607,6 +617,9 @@ struct OutputPointers {
     let outputs: UnsafeMutablePointer<UnsafeMutablePointer<Float>>
     let base: UnsafeMutablePointer<UnsafeMutablePointer<Float>>
     let changed: UnsafeMutablePointer<UInt8>
+    /// The lanes' rows, for a one-component batch (nil for wider ones): a block in consecutive
+    /// rows is shown there by ``store(_:component:weight:addsBase:block:)`` itself.
+    let rows: UnsafeMutablePointer<UnsafeMutablePointer<Double>>?
 
     /// The value step of basic and spring animations for one block: per component
     /// `v = start + Δ · (fraction + k · cumulative)` (semantics §4.2, §4.4), then ``store(_:component:weight:addsBase:block:)``;
@@ -633,6 +646,18 @@ struct OutputPointers {
     func store(_ value: SIMD16<Float>, component c: Int, weight: SIMD16<Float>, addsBase add: SIMD16<Float>, block i: Int) {
         let b = load16(base[c], i)
         let shown = (value + b * add).replacing(with: b, where: weight .== 0)
+        if let rows, changed[i] & TrackBatch.contiguous != 0 {
+            // Sixteen lanes in consecutive rows, none forced: straight into the rows, compared
+            // with them (the output column and a second pass over it saved). A forced block
+            // takes the output column; ``TrackBatch/present(blocks:masks:pending:)`` compares it
+            // with the rows.
+            let raw = UnsafeRawPointer(changed + i)   // a block's 16 change bytes (the column holds whole blocks)
+            let forcedBits = UInt64(TrackBatch.forced) &* 0x0101_0101_0101_0101
+            if (raw.loadUnaligned(as: UInt64.self) | raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self)) & forcedBits == 0 {
+                animation_show_rows1_marking(rows[i], shown, changed + i)
+                return
+            }
+        }
         animation_store_marking_changes(outputs[c] + i, shown, changed + i)
     }
 }

@@ -298,6 +298,23 @@ static inline void animation_show_rows1(double *rows, const float *x) {
     __builtin_memcpy(rows, &d, 128);
 }
 
+/// Shows a value kernel's sixteen lanes of one component straight into sixteen consecutive
+/// presentation rows, in Double, marking in `changed` (bit 0) the lanes whose row bits change
+/// (the Float output column is not written: the rows are the output of such a block).
+static inline void animation_show_rows1_marking(double *rows, animation_float32x16 value, unsigned char *changed) {
+    typedef double d16 __attribute__((ext_vector_type(16)));
+    typedef long i64x16 __attribute__((ext_vector_type(16)));   // 64-bit on the LP64 targets this builds for
+    typedef unsigned char bytes16 __attribute__((ext_vector_type(16)));
+    d16 shown = __builtin_convertvector(value, d16), old;
+    __builtin_memcpy(&old, rows, 128);
+    i64x16 differs = ((i64x16)shown != (i64x16)old) & 1;
+    bytes16 flags;
+    __builtin_memcpy(&flags, changed, 16);
+    flags |= __builtin_convertvector(differs, bytes16);
+    __builtin_memcpy(changed, &flags, 16);
+    __builtin_memcpy(rows, &shown, 128);
+}
+
 /// As ``animation_show_rows1`` for two components: `rows[2k] = x[k]`, `rows[2k + 1] = y[k]`.
 static inline void animation_show_rows2(double *rows, const float *x, const float *y) {
     typedef float f16 __attribute__((ext_vector_type(16)));
