@@ -271,19 +271,25 @@ static inline void animation_store_bytes(unsigned char *destination, animation_i
     __builtin_memcpy(destination, &narrowed, 16);
 }
 
+typedef unsigned char animation_bytes16 __attribute__((ext_vector_type(16)));
+
+/// ORs `marks` (0 or 1 per lane) into the sixteen change bytes at `changed`.
+static inline void animation_mark_lanes(unsigned char *changed, animation_bytes16 marks) {
+    animation_bytes16 flags;
+    __builtin_memcpy(&flags, changed, 16);
+    flags |= marks;
+    __builtin_memcpy(changed, &flags, 16);
+}
+
 /// Stores sixteen Floats at `destination` and ORs 1 into `changed[0 ..< 16]` for each lane whose
 /// bits differ from those it replaces (a NaN repeated is no change). The old values share the
 /// cache lines the store writes anyway, so the comparison costs no memory traffic; it lets the
 /// frame skip the presentation rows of tracks whose value did not change.
 static inline void animation_store_marking_changes(float *destination, animation_float32x16 value, unsigned char *changed) {
-    typedef unsigned char bytes16 __attribute__((ext_vector_type(16)));
     animation_float32x16 old;
     __builtin_memcpy(&old, destination, 64);
     animation_int32x16 differs = ((animation_int32x16)value != (animation_int32x16)old) & 1;
-    bytes16 flags;
-    __builtin_memcpy(&flags, changed, 16);
-    flags |= __builtin_convertvector(differs, bytes16);
-    __builtin_memcpy(changed, &flags, 16);
+    animation_mark_lanes(changed, __builtin_convertvector(differs, animation_bytes16));
     __builtin_memcpy(destination, &value, 64);
 }
 
@@ -304,14 +310,10 @@ static inline void animation_show_rows1(double *rows, const float *x) {
 static inline void animation_show_rows1_marking(double *rows, animation_float32x16 value, unsigned char *changed) {
     typedef double d16 __attribute__((ext_vector_type(16)));
     typedef long i64x16 __attribute__((ext_vector_type(16)));   // 64-bit on the LP64 targets this builds for
-    typedef unsigned char bytes16 __attribute__((ext_vector_type(16)));
     d16 shown = __builtin_convertvector(value, d16), old;
     __builtin_memcpy(&old, rows, 128);
     i64x16 differs = ((i64x16)shown != (i64x16)old) & 1;
-    bytes16 flags;
-    __builtin_memcpy(&flags, changed, 16);
-    flags |= __builtin_convertvector(differs, bytes16);
-    __builtin_memcpy(changed, &flags, 16);
+    animation_mark_lanes(changed, __builtin_convertvector(differs, animation_bytes16));
     __builtin_memcpy(rows, &shown, 128);
 }
 
