@@ -128,6 +128,14 @@ class TrackBatch {
     /// into consecutive rows of one column in lane order (``RowLayout``): the frame shows it with
     /// a few vector stores instead of sixteen scattered ones.
     static let contiguous: UInt8 = 8
+    /// Whether a block whose change bytes are `low` (lanes 0–7) and `high` (8–15) is shown in
+    /// vector stores this frame: in order (``contiguous``) and no lane ``forced``. One rule for the
+    /// value kernels' final store, which shows such a one-component block straight into its rows,
+    /// and for ``present(blocks:masks:pending:)``, which then leaves it alone.
+    @inline(__always)
+    static func showsInOrder(low: UInt64, high: UInt64) -> Bool {
+        low & UInt64(contiguous) != 0 && (low | high) & (UInt64(forced) &* 0x0101_0101_0101_0101) == 0
+    }
     /// Blocks with the ``contiguous`` bit.
     private(set) var contiguousBlocks = 0
     /// Changes of where lanes show since the batch was made (a running count ``RowLayout`` reads).
@@ -383,7 +391,7 @@ class TrackBatch {
             let low = raw.loadUnaligned(as: UInt64.self), high = raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self)
             var mask: UInt32 = 0
             if (low | high) & ~keptBits != 0 {
-                if low & UInt64(TrackBatch.contiguous) != 0 && (low | high) & forcedBits == 0 {
+                if Self.showsInOrder(low: low, high: high) {
                     // Sixteen consecutive rows (all lanes show): the whole block in vector stores;
                     // an unchanged lane's row gets the bits it holds.
                     mask = Self.laneMask(low & ones, high & ones)
@@ -646,14 +654,13 @@ struct OutputPointers {
     func store(_ value: SIMD16<Float>, component c: Int, weight: SIMD16<Float>, addsBase add: SIMD16<Float>, block i: Int) {
         let b = load16(base[c], i)
         let shown = (value + b * add).replacing(with: b, where: weight .== 0)
-        if let rows, changed[i] & TrackBatch.contiguous != 0 {
+        if let rows {
             // Sixteen lanes in consecutive rows, none forced: straight into the rows, compared
             // with them (the output column and a second pass over it saved). A forced block
             // takes the output column; ``TrackBatch/present(blocks:masks:pending:)`` compares it
             // with the rows.
             let raw = UnsafeRawPointer(changed + i)   // a block's 16 change bytes (the column holds whole blocks)
-            let forcedBits = UInt64(TrackBatch.forced) &* 0x0101_0101_0101_0101
-            if (raw.loadUnaligned(as: UInt64.self) | raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self)) & forcedBits == 0 {
+            if TrackBatch.showsInOrder(low: raw.loadUnaligned(as: UInt64.self), high: raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self)) {
                 animation_show_rows1_marking(rows[i], shown, changed + i)
                 return
             }

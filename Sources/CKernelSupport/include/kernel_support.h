@@ -293,17 +293,6 @@ static inline void animation_store_marking_changes(float *destination, animation
     __builtin_memcpy(destination, &value, 64);
 }
 
-/// Shows sixteen lanes of one component into sixteen consecutive rows of a presentation column:
-/// `rows[k] = (double)x[k]` (the lanes of a block whose rows are contiguous, in lane order).
-static inline void animation_show_rows1(double *rows, const float *x) {
-    typedef float f16 __attribute__((ext_vector_type(16)));
-    typedef double d16 __attribute__((ext_vector_type(16)));
-    f16 v;
-    __builtin_memcpy(&v, x, 64);
-    d16 d = __builtin_convertvector(v, d16);
-    __builtin_memcpy(rows, &d, 128);
-}
-
 /// Shows a value kernel's sixteen lanes of one component straight into sixteen consecutive
 /// presentation rows, in Double, marking in `changed` (bit 0) the lanes whose row bits change
 /// (the Float output column is not written: the rows are the output of such a block).
@@ -317,7 +306,8 @@ static inline void animation_show_rows1_marking(double *rows, animation_float32x
     __builtin_memcpy(rows, &shown, 128);
 }
 
-/// As ``animation_show_rows1`` for two components: `rows[2k] = x[k]`, `rows[2k + 1] = y[k]`.
+/// Shows sixteen lanes of two components into sixteen consecutive rows of a presentation column
+/// (a block whose rows are contiguous, in lane order): `rows[2k] = x[k]`, `rows[2k + 1] = y[k]`.
 static inline void animation_show_rows2(double *rows, const float *x, const float *y) {
     typedef float f16 __attribute__((ext_vector_type(16)));
     typedef float f32 __attribute__((ext_vector_type(32)));
@@ -331,7 +321,7 @@ static inline void animation_show_rows2(double *rows, const float *x, const floa
     __builtin_memcpy(rows, &d, 256);
 }
 
-/// As ``animation_show_rows1`` for four components: `rows[4k + c]` is component c of lane k.
+/// As ``animation_show_rows2`` for four components: `rows[4k + c]` is component c of lane k.
 static inline void animation_show_rows4(double *rows, const float *c0, const float *c1, const float *c2, const float *c3) {
     typedef float f16 __attribute__((ext_vector_type(16)));
     typedef float f32 __attribute__((ext_vector_type(32)));
