@@ -526,6 +526,10 @@ public final class TrackStore {
     /// Blocks of sixteen lanes whose rows are consecutive, shown by vector stores (``TrackBatch/contiguous``).
     package var contiguousBlocks: Int { tables.batches.reduce(0) { $0 + $1.contiguousBlocks } }
 
+    /// Work the store's layer clocks have done (``LayerClocks/walkSteps``): ancestors walked by
+    /// cycle checks and clocks placed in clock passes, for tests that count operations.
+    package var clockWalkSteps: Int { clocks.walkSteps }
+
     func prepareFrame() -> FramePlan {
         let plan = planner.update()
         checkInvariants()   // debug and fuzzing builds only: nothing in release

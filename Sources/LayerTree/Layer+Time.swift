@@ -74,17 +74,6 @@ extension Layer {
         return t
     }
 
-    /// Whether this layer or an ancestor has a timing other than the identity: its animations
-    /// then need a time of their own in the engine.
-    var hasOwnTimeInTree: Bool {
-        var current: Layer? = self
-        while let layer = current {
-            if !layer.timing.isIdentity { return true }
-            current = layer.storedSuperlayer
-        }
-        return false
-    }
-
     /// Changes the timing; a value that is not finite is ignored (the layer keeps its timing).
     private func setTiming(_ change: (inout LayerTiming) -> Void) {
         var t = timing

@@ -29,9 +29,13 @@ extension LayerContext: InvariantChecking {
                 continue
             }
             checkLayer(layer, into: &report)
-            for sublayer in layer.storedSublayers {
+            report.check(layer.storedSublayers.count { $0 === Layer.hole } == layer.sublayerHoles,
+                         "\(layer.name ?? "?") counts \(layer.sublayerHoles) holes among its sublayers, which is not how many it holds")
+            for (k, sublayer) in layer.storedSublayers.enumerated() where sublayer !== Layer.hole {
                 report.check(sublayer.storedSuperlayer === layer,
                              "sublayer \(sublayer.name ?? "?") of \(layer.name ?? "?") names another superlayer")
+                report.check(sublayer.indexInSuperlayer == k,
+                             "sublayer \(sublayer.name ?? "?") of \(layer.name ?? "?") is at \(k) but records \(sublayer.indexInSuperlayer)")
                 pending.append(sublayer)
             }
         }

@@ -396,8 +396,11 @@ public final class LayerContext {
                 run(animation, forKey: "onOrderIn", on: layer, from: nil)
             }
         }
-        var pending: [Layer] = [layer]
-        while let l = pending.popLast() {
+        // Each layer with whether an ancestor has a timing of its own (§2.7), passed down the walk
+        // from the superlayer's mark: asking each layer walked its ancestors, quadratic in a
+        // chain's depth.
+        var pending: [(layer: Layer, timedAbove: Bool)] = [(layer, layer.storedSuperlayer?.timedInTree ?? false)]
+        while let (l, timedAbove) = pending.popLast() {
             let id = LayerID(nextLayerID)
             nextLayerID += 1
             l.context = self
@@ -408,7 +411,8 @@ public final class LayerContext {
                 _ = try? store.setModelValue(value, layer: id, property: key)
                 if type(of: l).needsDisplay(forKey: key) { watch(l, key: key) }
             }
-            updateTime(of: l)
+            let timed = timedAbove || !l.timing.isIdentity
+            updateTime(of: l, timedInTree: timed)
             let waiting = l.waitingAnimations
             l.waitingAnimations = []
             for w in waiting {
@@ -421,7 +425,7 @@ public final class LayerContext {
                 }
             }
             if l.needsDisplayFlag { needsDisplay(l) }
-            pending.append(contentsOf: l.storedSublayers.reversed())
+            pending.append(contentsOf: l.compactedSublayers.reversed().lazy.map { ($0, timed) })
         }
     }
 
@@ -443,7 +447,7 @@ public final class LayerContext {
             l.id = nil
             l.displayedValues = [:]
             for record in l.actionRecords.values { record.leftTree() }   // handles and slots of this tree's store
-            pending.append(contentsOf: l.storedSublayers)
+            pending.append(contentsOf: l.compactedSublayers)
         }
     }
 
@@ -468,27 +472,27 @@ public final class LayerContext {
     }
 
     private func updateSubtreeTime(_ layer: Layer) {
-        var pending: [Layer] = [layer]
-        while let l = pending.popLast() {
-            updateTime(of: l)
-            pending.append(contentsOf: l.storedSublayers)
+        var pending: [(layer: Layer, timedAbove: Bool)] = [(layer, layer.storedSuperlayer?.timedInTree ?? false)]
+        while let (l, timedAbove) = pending.popLast() {
+            let timed = timedAbove || !l.timing.isIdentity
+            updateTime(of: l, timedInTree: timed)
+            pending.append(contentsOf: l.compactedSublayers.lazy.map { ($0, timed) })
         }
     }
 
     /// Gives `layer` its own time in the engine when it or an ancestor has a timing other than the
-    /// identity, and keeps it up to date (once given, it stays: re-pointing tracks costs more
-    /// than a layer with the identity timing computes).
-    private func updateTime(of layer: Layer) {
+    /// identity (`timedInTree`, kept on the layer for the walks below it), and keeps it up to date
+    /// (once given, it stays: re-pointing tracks costs more than a layer with the identity timing
+    /// computes). Walks go from a layer of the tree down, so its parent's time, where the parent
+    /// needs one, is in place already.
+    private func updateTime(of layer: Layer, timedInTree: Bool) {
+        layer.timedInTree = timedInTree
         guard let id = layer.id else { return }
         let hasTime = store.layerTime(of: id) != nil
-        guard hasTime || layer.hasOwnTimeInTree else { return }
+        guard hasTime || timedInTree else { return }
         treeHasLayerTime = true
-        // The parent's time first (it has one whenever this one needs one through it).
         var parentID: LayerID?
-        if let parent = layer.storedSuperlayer, let pid = parent.id {
-            if store.layerTime(of: pid) == nil && parent.hasOwnTimeInTree { updateTime(of: parent) }
-            if store.layerTime(of: pid) != nil { parentID = pid }
-        }
+        if let pid = layer.storedSuperlayer?.id, store.layerTime(of: pid) != nil { parentID = pid }
         try? store.setLayerTime(id, parent: parentID, timing: layer.timing)
     }
 }

@@ -129,4 +129,40 @@ struct TrackStoreLayerTimeTests {
         #expect(store.layerTime(of: LayerID(2))?.parent == nil)
         #expect(store.localTime(of: LayerID(2), atFrameTime: 1) == 1)
     }
+
+    /// Clocks for a chain of `depth` layers, root first, then retimed, one moved, and all removed
+    /// from the root down; returns the clocks' work count and checks every step's answer.
+    func timedChainWork(depth: Int) throws -> Int {
+        let store = TrackStore()
+        for k in 1...depth {
+            try store.setLayerTime(LayerID(UInt64(k)), parent: k == 1 ? nil : LayerID(UInt64(k - 1)),
+                                   timing: LayerTiming(beginTime: 0, speed: 2, timeOffset: 0))
+        }
+        let evaluator = FrameEvaluator(store: store)
+        evaluator.evaluate(at: 0)
+        for k in 1...depth {
+            try store.setLayerTime(LayerID(UInt64(k)), parent: k == 1 ? nil : LayerID(UInt64(k - 1)),
+                                   timing: LayerTiming(beginTime: 0, speed: 1, timeOffset: 1))
+        }
+        // One re-parenting is a real cycle check: the deepest layer refused as the root's parent.
+        #expect(throws: AnimationError.self) {
+            try store.setLayerTime(LayerID(1), parent: LayerID(UInt64(depth)), timing: LayerTiming(beginTime: 0, speed: 1, timeOffset: 0))
+        }
+        evaluator.evaluate(at: 0)
+        #expect(store.localTime(of: LayerID(UInt64(depth)), atFrameTime: 0) == Double(depth))
+        #expect(store.invariantViolations().isEmpty)
+        for k in 1...depth { #expect(store.removeLayerTime(LayerID(UInt64(k)))) }
+        evaluator.evaluate(at: 0)
+        #expect(store.invariantViolations().isEmpty)
+        return store.clockWalkSteps
+    }
+
+    @Test("§2.7 giving, retiming and removing a chain's clocks is linear in its depth (operation counts)")
+    func timedChainIsLinear() throws {
+        let small = try timedChainWork(depth: 400), large = try timedChainWork(depth: 800)
+        // A walk up the chain per layer, as the cycle check and the clock pass once did, is
+        // quadratic: 4× the work at twice the depth.
+        #expect(large <= 2 * small + 8, "work \(small) at depth 400, \(large) at 800")
+        #expect(large <= 4 * 800, "work \(large) at depth 800")
+    }
 }

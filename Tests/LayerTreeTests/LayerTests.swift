@@ -219,3 +219,137 @@ struct LayerTreeEdgeTests {
         #expect(a.layerCount == 1 && b.layerCount == 2)
     }
 }
+
+/// Tree edits a hostile host can repeat (issue "Hardening, round two"; docs/bad-input.md): each in
+/// work linear in what it touches, shown by operation counts, and no recursion as deep as the tree.
+@Suite("Layer tree edits: linear work, no recursion")
+struct LayerTreeEditTests {
+    /// Adds `count` siblings to a parent, removes them all in order, and returns the entries the
+    /// parent's list moved; checks what the remaining siblings read on the way.
+    func siblingRemovalMoves(_ count: Int) -> Int {
+        let parent = Layer()
+        let children = (0..<count).map { k -> Layer in
+            let l = Layer()
+            l.name = "\(k)"
+            parent.addSublayer(l)
+            return l
+        }
+        // Every other one first: the rest keep their order.
+        for k in stride(from: 0, to: count, by: 2) { children[k].removeFromSuperlayer() }
+        #expect(parent.sublayers?.map(\.name) == stride(from: 1, to: count, by: 2).map { "\($0)" })
+        #expect(children[0].superlayer == nil && children[1].superlayer === parent)
+        for k in stride(from: 1, to: count, by: 2) { children[k].removeFromSuperlayer() }
+        #expect(parent.sublayers == nil)
+        return parent.sublayerMoves
+    }
+
+    @Test("removing each of many siblings is amortised constant work, and the rest keep their order")
+    func removingSiblingsIsLinear() {
+        let small = siblingRemovalMoves(2_000), large = siblingRemovalMoves(4_000)
+        // Shifting the array (or searching it) per removal moved ~n²/2 entries.
+        #expect(large <= 2 * small + 64, "moved \(small) for 2,000 siblings, \(large) for 4,000")
+        #expect(large <= 3 * 4_000)
+    }
+
+    @Test("a sublayer removed and added again goes to the front-most place, once")
+    func removedAndAddedAgain() {
+        let parent = Layer(), a = Layer(), b = Layer(), c = Layer()
+        for l in [a, b, c] { parent.addSublayer(l) }
+        b.removeFromSuperlayer()
+        parent.addSublayer(b)
+        parent.addSublayer(a)   // already a sublayer: moves to the front
+        #expect(parent.sublayers?.map(ObjectIdentifier.init) == [c, b, a].map(ObjectIdentifier.init))
+        #expect(a.superlayer === parent && b.superlayer === parent)
+    }
+
+    @Test("building a chain downwards walks no ancestors, in or out of a context; a cycle is still refused")
+    func buildingAChainWalksNoAncestors() {
+        freshTransactions()
+        let context = LayerContext()
+        for root in [Layer(), context.rootLayer] {
+            var chain = [root]
+            for _ in 0..<3_000 {
+                let l = Layer()
+                chain.last!.addSublayer(l)
+                chain.append(l)
+            }
+            #expect(chain.reduce(0) { $0 + $1.ancestorSteps } == 0)
+            // The root's first sublayer under the deepest layer would be a cycle: ignored.
+            chain.last!.addSublayer(chain[1])
+            #expect(chain[1].superlayer === root)
+            #expect(chain.last!.sublayers == nil)
+        }
+        context.tick(at: 0)
+        #expect(context.invariantViolations().isEmpty)
+    }
+
+    @Test("a deep chain of timed layers joins, is retimed and leaves a context in linear engine work")
+    func timedChainInAContextIsLinear() throws {
+        func work(_ depth: Int) throws -> Int {
+            freshTransactions()
+            let context = LayerContext()
+            var last = context.rootLayer
+            var first: Layer?
+            for k in 0..<depth {
+                let l = Layer()
+                if k % 3 == 0 { l.speed = 2 }
+                last.addSublayer(l)
+                last = l
+                first = first ?? l
+            }
+            try last.add(BasicAnimation(keyPath: "opacity", from: 0.0, to: 1.0, duration: 1), forKey: "fade")
+            context.tick(at: 0)
+            first!.speed = 3
+            context.tick(at: 0.25)
+            #expect(context.invariantViolations().isEmpty)
+            first!.removeFromSuperlayer()
+            context.tick(at: 0.5)
+            #expect(context.invariantViolations().isEmpty)
+            return context.store.clockWalkSteps
+        }
+        let small = try work(300), large = try work(600)
+        #expect(large <= 2 * small + 16, "engine work \(small) at depth 300, \(large) at 600")
+    }
+
+    @Test("dropping a 100,000-deep tree releases it in a loop, not a call per level")
+    func droppingADeepTreeDoesNotRecurse() {
+        weak var deepest: Layer?
+        do {
+            let root = Layer()
+            var last = root
+            for _ in 0..<100_000 {
+                let l = Layer()
+                last.addSublayer(l)
+                last = l
+            }
+            deepest = last
+            #expect(deepest != nil)
+        }
+        // Released as the root was (a recursive release overflowed the stack before this line).
+        #expect(deepest == nil)
+    }
+
+    @Test("a deep chain in a context leaves it and is dropped without recursion")
+    func deepChainLeavesAContext() {
+        freshTransactions()
+        let context = LayerContext()
+        weak var deepest: Layer?
+        do {
+            let top = Layer()
+            var last = top
+            for _ in 0..<20_000 {
+                let l = Layer()
+                last.addSublayer(l)
+                last = l
+            }
+            deepest = last
+            context.rootLayer.addSublayer(top)
+            context.tick(at: 0)
+            #expect(context.invariantViolations().isEmpty)
+            top.removeFromSuperlayer()
+            context.tick(at: 1)
+            #expect(context.invariantViolations().isEmpty)
+        }
+        #expect(deepest == nil)
+    }
+}

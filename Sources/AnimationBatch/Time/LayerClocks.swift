@@ -18,10 +18,16 @@ final class LayerClocks {
 
     private let tables: EngineTables
     private(set) var clocks: [LayerID: Clock] = [:]
+    /// The clocks whose parent each layer is: removing a clock finds them without a scan of every
+    /// clock (a scan each made removing a timed chain quadratic).
+    private var children: [LayerID: Set<LayerID>] = [:]
     /// The frame's clock pass, parents first, and each layer's step in it.
     private(set) var steps: [ClockStep] = []
     private var stepOfLayer: [LayerID: Int] = [:]
     private var isStale = false
+    /// Work counter for the tests that show layer time linear in a tree's depth (operation
+    /// counts, not time): ancestors walked by the cycle check, and clocks placed by ``update()``.
+    private(set) var walkSteps = 0
 
     init(tables: EngineTables) {
         self.tables = tables
@@ -37,7 +43,11 @@ final class LayerClocks {
             guard clocks[parent] != nil else {
                 throw AnimationError(field: "parent", reason: "\(parent) has no time of its own (give it one first)")
             }
-            var ancestor: LayerID? = parent
+            // Only a layer with a clock can be a clock's parent (removing a clock clears its
+            // children's link), so a new clock closes no cycle, and neither does a clock that
+            // keeps its parent: giving a chain its clocks, or retiming a subtree, walks nothing
+            // (walking each time was quadratic in the chain's depth).
+            var ancestor: LayerID? = clocks[layer].map { $0.parent != parent } == true ? parent : nil
             var steps = 0
             while let a = ancestor {
                 if a == layer { throw AnimationError(field: "parent", reason: "\(parent) is \(layer) or one of its descendants") }
@@ -45,9 +55,14 @@ final class LayerClocks {
                 steps += 1
                 if steps > clocks.count { break }   // bounded: the chain has at most one step per clock
             }
+            walkSteps += steps
         }
         if var clock = clocks[layer] {
             let moved = clock.parent != parent
+            if moved {
+                if let old = clock.parent { children[old]?.remove(layer) }
+                if let parent { children[parent, default: []].insert(layer) }
+            }
             clock.parent = parent
             clock.timing = timing
             clocks[layer] = clock
@@ -58,6 +73,7 @@ final class LayerClocks {
         record.alive = true
         let node = tables.allocateNode(record)
         clocks[layer] = Clock(node: node, parent: parent, timing: timing)
+        if let parent { children[parent, default: []].insert(layer) }
         isStale = true
         repointTopLevelTiming(of: layer, to: node)
     }
@@ -65,10 +81,8 @@ final class LayerClocks {
     /// See ``TrackStore/removeLayerTime(_:)``.
     func removeLayerTime(_ layer: LayerID) -> Bool {
         guard let clock = clocks.removeValue(forKey: layer) else { return false }
-        for (child, var c) in clocks where c.parent == layer {
-            c.parent = nil
-            clocks[child] = c
-        }
+        if let parent = clock.parent { children[parent]?.remove(layer) }
+        for child in children.removeValue(forKey: layer) ?? [] { clocks[child]?.parent = nil }
         repointTopLevelTiming(of: layer, to: -1)
         tables.releaseNode(clock.node)
         isStale = true
@@ -127,18 +141,20 @@ final class LayerClocks {
         isStale = false
         steps.removeAll(keepingCapacity: true)
         stepOfLayer.removeAll(keepingCapacity: true)
-        // Level by level from the roots: each clock after its parent. Children are found by a scan
-        // per level (O(clocks · depth)); plans change only when the tree's timing does.
-        var level: [LayerID] = clocks.filter { $0.value.parent == nil }.map(\.key).sorted()
+        // Level by level from the roots, each level in layer order: each clock after its parent.
+        // Children come from ``children`` (a scan per level was O(clocks · depth), quadratic in a chain).
+        var level = clocks.filter { $0.value.parent == nil }.map(\.key).sorted()
         var depth = 0
-        while !level.isEmpty && depth <= clocks.count {
+        while !level.isEmpty && depth <= clocks.count {   // bounded: a level per step of the deepest chain
+            var next: [LayerID] = []
             for layer in level {
                 let clock = clocks[layer]!   // listed from `clocks`
                 stepOfLayer[layer] = steps.count
                 steps.append(ClockStep(node: clock.node, parent: clock.parent.flatMap { clocks[$0]?.node } ?? -1, timing: clock.timing))
+                next.append(contentsOf: children[layer] ?? [])   // sorted below: a set's order is not
+                walkSteps += 1
             }
-            let listed = Set(level)
-            level = clocks.filter { $0.value.parent.map(listed.contains) ?? false }.map(\.key).sorted()
+            level = next.sorted()
             depth += 1
         }
     }
@@ -151,7 +167,13 @@ final class LayerClocks {
             let n = Int(clock.node)
             report.check(n >= 0 && n < tables.nodes.count && tables.nodes[n].alive && tables.nodes[n].animation < 0,
                          "layer \(layer)'s clock names node \(clock.node), which is not a live clock node")
+            if let parent = clock.parent {
+                report.check(clocks[parent] != nil, "layer \(layer)'s clock has parent \(parent), which has no clock")
+                report.check(children[parent]?.contains(layer) == true, "layer \(layer) is not among the children of its clock's parent \(parent)")
+            }
         }
+        let listed = children.values.reduce(0) { $0 + $1.count }
+        report.check(listed == clocks.values.count { $0.parent != nil }, "the clocks' children lists hold \(listed) links, not one per clock with a parent")
         let unowned = tables.nodes.indices.count { tables.nodes[$0].alive && tables.nodes[$0].animation < 0 && !clockNodes.contains(Int32($0)) }
         report.check(unowned == 0, "\(unowned) live nodes belong to no animation and no layer clock")
     }
