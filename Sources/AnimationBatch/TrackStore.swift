@@ -530,6 +530,10 @@ public final class TrackStore {
     /// cycle checks and clocks placed in clock passes, for tests that count operations.
     package var clockWalkSteps: Int { clocks.walkSteps }
 
+    /// How many times the store configured a track (``AnimationCompiler/configuredTracks``), for
+    /// tests that count operations.
+    package var configuredTracks: Int { compiler.configuredTracks }
+
     func prepareFrame() -> FramePlan {
         let plan = planner.update()
         checkInvariants()   // debug and fuzzing builds only: nothing in release

@@ -79,9 +79,39 @@ final class CurveBatch {
     }
 }
 
-/// The live objects handed out: address → kind (``tag(_:)``). The objects themselves are kept
-/// alive by the retain taken in `register` and released in `unregister`.
-private let registry = Mutex<[UInt: Int]>([:])
+/// The objects handed out, by handle. A handle is not an address: it is a table index and the
+/// generation of that entry, so that a handle of a destroyed object stays refused even when a new
+/// object takes its memory or its entry (an address-keyed table let a stale engine handle act on
+/// whichever engine was allocated where the old one had been). Each live object is kept alive by
+/// one retain, taken by `register` and released by `unregister`; the table holds its address.
+private struct HandleTable {
+    struct Entry {
+        /// The retained object's address; 0 for a free entry.
+        var object: UInt
+        var kind: Int
+        /// Bumped each time the entry is freed: handles of earlier objects no longer match.
+        var generation: UInt32
+    }
+    var entries: [Entry] = []
+    var free: [Int] = []
+
+    /// A handle: (generation + 1) in the high 32 bits, never 0 so that it is never null; index in
+    /// the low 32 (the package builds for 64-bit targets only, as kernel_support.h says).
+    static func handle(index: Int, generation: UInt32) -> OpaquePointer {
+        OpaquePointer(bitPattern: UInt(generation &+ 1) << 32 | UInt(index))!   // non-zero: the high word is at least 1
+    }
+
+    /// The entry index a handle names, if it names a live object of `kind`.
+    func index(of pointer: OpaquePointer, kind: Int) -> Int? {
+        let bits = UInt(bitPattern: UnsafeRawPointer(pointer))
+        let index = Int(bits & 0xFFFF_FFFF), generation = UInt32(truncatingIfNeeded: (bits >> 32) &- 1)
+        guard index < entries.count, entries[index].object != 0, entries[index].kind == kind,
+              entries[index].generation == generation, bits >> 32 != 0 else { return nil }
+        return index
+    }
+}
+
+private let registry = Mutex(HandleTable())
 
 /// The kind of a handle: 0 engine, 1 curve batch, 2 Lottie file, 3 Lottie batch.
 private func tag<T: AnyObject>(_ type: T.Type) -> Int {
@@ -94,32 +124,46 @@ private func tag<T: AnyObject>(_ type: T.Type) -> Int {
 }
 
 func register<T: AnyObject>(_ object: T) -> OpaquePointer {
-    // One retain per handle, released by `unregister` exactly when the registry entry is removed.
-    let pointer = Unmanaged.passRetained(object).toOpaque()
-    let key = UInt(bitPattern: pointer), kind = tag(T.self)
-    registry.withLock { $0[key] = kind }
-    return OpaquePointer(pointer)
+    let kind = tag(T.self)
+    // One retain per handle, released by `unregister` exactly when the entry is freed.
+    let object = UInt(bitPattern: Unmanaged.passRetained(object).toOpaque())
+    return registry.withLock { table in
+        if let index = table.free.popLast() {
+            table.entries[index].object = object
+            table.entries[index].kind = kind
+            return HandleTable.handle(index: index, generation: table.entries[index].generation)
+        }
+        table.entries.append(HandleTable.Entry(object: object, kind: kind, generation: 0))
+        return HandleTable.handle(index: table.entries.count - 1, generation: 0)
+    }
 }
 
 func lookup<T: AnyObject>(_ pointer: OpaquePointer?, as type: T.Type) -> T? {
     guard let pointer else { return nil }
-    let key = UInt(bitPattern: UnsafeRawPointer(pointer)), kind = tag(type)
-    guard registry.withLock({ $0[key] == kind }) else { return nil }
-    // Registered with this kind: a live object of type T, kept alive by the registry's retain
+    let kind = tag(type)
+    let object = registry.withLock { table in table.index(of: pointer, kind: kind).map { table.entries[$0].object } }
+    guard let object, let address = UnsafeRawPointer(bitPattern: object) else { return nil }
+    // Registered with this kind: a live object of type T, kept alive by the retain `register` took
     // (the header: a handle is used from one thread at a time, so no call destroys it meanwhile).
-    return Unmanaged<T>.fromOpaque(UnsafeRawPointer(pointer)).takeUnretainedValue()
+    return Unmanaged<T>.fromOpaque(address).takeUnretainedValue()
 }
 
 func unregister<T: AnyObject>(_ pointer: OpaquePointer?, as type: T.Type) -> Bool {
     guard let pointer else { return false }
-    let key = UInt(bitPattern: UnsafeRawPointer(pointer)), kind = tag(type)
-    let removed = registry.withLock { table -> Bool in
-        guard table[key] == kind else { return false }
-        table[key] = nil
-        return true
+    let kind = tag(type)
+    let removed: UInt? = registry.withLock { table in
+        guard let index = table.index(of: pointer, kind: kind) else { return nil }
+        let object = table.entries[index].object
+        table.entries[index].object = 0
+        table.entries[index].generation &+= 1
+        table.free.append(index)
+        return object
     }
-    if removed { Unmanaged<T>.fromOpaque(UnsafeRawPointer(pointer)).release() }   // the retain `register` took; once: the entry is gone
-    return removed
+    guard let removed, let address = UnsafeRawPointer(bitPattern: removed) else { return false }
+    // The retain `register` took, released once (the entry is free) and outside the lock: the
+    // object's deinit may stop threads.
+    Unmanaged<T>.fromOpaque(address).release()
+    return true
 }
 
 /// A failed call: its status and message.
@@ -210,6 +254,11 @@ private func timingFunction(_ p: (Double, Double, Double, Double), _ name: Strin
 /// Applies a C timing block to an animation.
 private func apply<A: PropertyAnimation>(_ timing: UnsafePointer<ae_timing>?, to animation: inout A) throws {
     guard let t = timing?.pointee else { return }
+    // The Swift API resolves a duration of −∞ (like 0 or a negative one) to the default; at this
+    // edge every non-finite number is a mistake (the header's conventions), −∞ included.
+    guard t.duration.isFinite else {
+        throw CError(status: AE_ERROR_INVALID_ARGUMENT, message: "timing.duration must be finite (got \(t.duration))")
+    }
     animation.timing = MediaTiming(beginTime: t.begin_time, duration: t.duration, speed: t.speed, timeOffset: t.time_offset,
                                    repeatCount: t.repeat_count, repeatDuration: t.repeat_duration, autoreverses: t.autoreverses != 0,
                                    fillMode: try fillMode(t.fill_mode))

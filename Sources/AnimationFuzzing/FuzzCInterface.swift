@@ -128,6 +128,11 @@ public func fuzzCInterface(_ bytes: [UInt8]) throws {
                                          input.number(scale: 3), input.number(scale: 300), input.number(scale: 30),
                                          input.number(scale: 10), Int32(input.int(in: 0...1)), timingPointer, &id)
             }
+            if s == AE_OK, timingPointer != nil {
+                // Every non-finite number is refused at the C edge, a duration of −∞ too.
+                try check([timing.begin_time, timing.duration, timing.speed, timing.time_offset].allSatisfy(\.isFinite),
+                          "\(call) accepted a non-finite timing (begin \(timing.begin_time), duration \(timing.duration), speed \(timing.speed), offset \(timing.time_offset))")
+            }
             if s == AE_OK, let engine {
                 try check(isLive, "\(call) succeeded on an engine that is not live")
                 try states[UnsafeRawPointer(engine)]!.added(id)

@@ -5,6 +5,9 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#ifdef __linux__
+#include <dirent.h>
+#endif
 
 static int failures = 0;
 
@@ -19,6 +22,71 @@ static int failures = 0;
     } while (0)
 
 static int near(double a, double b, double tolerance) { return fabs(a - b) <= tolerance; }
+
+/* The process's threads (Linux: the entries of /proc/self/task); -1 where that cannot be read. */
+static int thread_count(void) {
+#ifdef __linux__
+    DIR *tasks = opendir("/proc/self/task");
+    if (!tasks) return -1;
+    int count = 0;
+    struct dirent *entry;
+    while ((entry = readdir(tasks)) != NULL) if (entry->d_name[0] != '.') count++;
+    closedir(tasks);
+    return count;
+#else
+    return -1;
+#endif
+}
+
+/* An engine with just enough tracks (8,200 opacity animations; the engine goes parallel from
+   8,192) that a frame on several threads runs on its worker threads. */
+static ae_engine *busy_engine(void) {
+    ae_engine *engine = NULL;
+    if (ae_engine_create(&engine) != AE_OK) return NULL;
+    ae_timing timing;
+    ae_timing_init(&timing);
+    timing.duration = 1;
+    double from = 0, to = 1;
+    for (uint64_t layer = 1; layer <= 8200; layer++) {
+        uint64_t id = 0;
+        if (ae_engine_add_basic(engine, layer, "opacity", AE_SCALAR, &from, &to, NULL, 1, &timing, &id) != AE_OK) return NULL;
+    }
+    return engine;
+}
+
+/* Every thread an engine starts ends when it is destroyed or its thread count shrinks; a handle
+   of a destroyed engine stays refused even when a new engine takes its memory. */
+static void check_threads_and_stale_handles(void) {
+    int before = thread_count();
+    for (int cycle = 0; cycle < 20; cycle++) {
+        ae_engine *engine = busy_engine();
+        CHECK(engine != NULL, "busy engine %d", cycle);
+        CHECK(ae_engine_evaluate(engine, 0.5, 2) == AE_OK, "evaluate on 2 threads");
+        CHECK(ae_engine_destroy(engine) == AE_OK, "destroy");
+    }
+    int after_cycles = thread_count();
+    CHECK(after_cycles == before, "20 create / evaluate on 2 threads / destroy cycles: %d threads before, %d after", before, after_cycles);
+    ae_engine *engine = busy_engine();
+    CHECK(engine != NULL, "busy engine");
+    for (int k = 0; k < 50; k++) CHECK(ae_engine_evaluate(engine, 0.01 * k, 1 + k % 8) == AE_OK, "evaluate on %d threads", 1 + k % 8);
+    CHECK(ae_engine_evaluate(engine, 1, 1) == AE_OK, "evaluate on 1 thread");
+    int after_sweep = thread_count();
+    CHECK(after_sweep == before, "thread counts 1…8 then 1: %d threads before, %d after", before, after_sweep);
+    CHECK(ae_engine_destroy(engine) == AE_OK, "destroy");
+
+    /* A destroyed engine's handle, while new engines come and go (some at the same address). */
+    ae_engine *stale = NULL;
+    CHECK(ae_engine_create(&stale) == AE_OK, "create");
+    CHECK(ae_engine_destroy(stale) == AE_OK, "destroy");
+    for (int k = 0; k < 200; k++) {
+        ae_engine *fresh = NULL;
+        CHECK(ae_engine_create(&fresh) == AE_OK, "create %d", k);
+        CHECK(fresh != stale, "a new engine's handle equals a destroyed one's (try %d)", k);
+        CHECK(ae_engine_evaluate(stale, 0, 1) == AE_ERROR_INVALID_ENGINE, "the stale handle is refused (try %d)", k);
+        CHECK(ae_engine_destroy(stale) == AE_ERROR_INVALID_ENGINE, "destroying the stale handle is refused (try %d)", k);
+        CHECK(ae_engine_destroy(fresh) == AE_OK, "the new engine is still there to destroy (try %d)", k);
+    }
+}
 
 int main(void) {
     ae_engine *engine = NULL;
@@ -302,6 +370,25 @@ int main(void) {
     CHECK(ae_engine_destroy(engine) == AE_ERROR_INVALID_ENGINE, "destroy twice");
     CHECK(ae_engine_evaluate(engine, 0, 1) == AE_ERROR_INVALID_ENGINE, "destroyed engine");
     CHECK(ae_engine_destroy((ae_engine *)&timing) == AE_ERROR_INVALID_ENGINE, "foreign pointer");
+
+    check_threads_and_stale_handles();
+
+    /* Every non-finite duration is refused at this edge, −∞ too (the Swift API resolves it to the default). */
+    {
+        ae_engine *e = NULL;
+        CHECK(ae_engine_create(&e) == AE_OK, "create");
+        ae_timing t;
+        ae_timing_init(&t);
+        double from = 0, to = 1;
+        uint64_t id = 0;
+        double durations[] = {-INFINITY, INFINITY, NAN};
+        for (int k = 0; k < 3; k++) {
+            t.duration = durations[k];
+            CHECK(ae_engine_add_basic(e, 1, "opacity", AE_SCALAR, &from, &to, NULL, 1, &t, &id) == AE_ERROR_INVALID_ARGUMENT &&
+                  strstr(ae_last_error_message(), "duration") != NULL, "duration %g refused, naming the field", durations[k]);
+        }
+        CHECK(ae_engine_destroy(e) == AE_OK, "destroy");
+    }
 
     if (failures == 0) printf("c-interface-check: all checks passed\n");
     return failures == 0 ? 0 : 1;

@@ -673,4 +673,33 @@ struct TrackStoreLifecycleTests {
         #expect(!byHandle.setModelValue(0.5, slot: SlotHandle(rawValue: 0x7FFF_FFFF)))
         #expect(byHandle.allSlots.isEmpty)
     }
+
+    /// Adds `count` additive animations to one key of one layer (each by +1), runs a frame and
+    /// removes half; returns how many times tracks were configured, and checks the value shown.
+    func additiveStackWork(_ count: Int) throws -> Int {
+        let store = TrackStore(), layer = LayerID(1)
+        try store.setModelValue(.scalar(0), layer: layer, property: "opacity")
+        var handles: [AnimationHandle] = []
+        for _ in 0..<count {
+            var a = BasicAnimation(keyPath: "opacity", from: 0.0, to: 1.0, duration: 1)
+            a.isAdditive = true
+            handles.append(try store.add(a, layer: layer))
+        }
+        let evaluator = FrameEvaluator(store: store)
+        evaluator.evaluate(at: 0.5)
+        #expect(evaluator.value(layer: layer, property: "opacity")?.scalarValue == 0.5 * Double(count))
+        for h in handles.prefix(count / 2) { #expect(store.remove(h)) }
+        evaluator.evaluate(at: 0.5)
+        #expect(evaluator.value(layer: layer, property: "opacity")?.scalarValue == 0.5 * Double(count - count / 2))
+        #expect(store.invariantViolations().isEmpty)
+        return store.configuredTracks
+    }
+
+    @Test("§4.3 adding many additive animations to one key is linear: each configures only its own track")
+    func manyAnimationsOnOneKeyAreLinear() throws {
+        let small = try additiveStackWork(300), large = try additiveStackWork(600)
+        // Configuring every track of the slot on each add was quadratic: 4× the work at twice the count.
+        #expect(large <= 2 * small + 8, "\(small) configurations for 300 animations, \(large) for 600")
+        #expect(large <= 600 + 8)
+    }
 }

@@ -9,7 +9,12 @@
  * - Nothing crashes on bad input: null or destroyed engines, unknown ids, NaN, out-of-range
  *   indices and wrong sizes return an error code.
  * - An engine is not thread-safe: call it from one thread at a time (it uses its own worker
- *   threads inside ae_engine_evaluate). Different engines are independent.
+ *   threads inside ae_engine_evaluate; they end when the engine is destroyed or its thread count
+ *   shrinks). Different engines are independent.
+ * - Handles (ae_engine *, ae_curve_batch *, ae_lottie *, ae_lottie_batch *) are opaque values,
+ *   not addresses: a destroyed handle stays refused (AE_ERROR_INVALID_ENGINE or
+ *   AE_ERROR_UNKNOWN_ID) even after new objects of any kind are created, and a handle of one
+ *   kind is refused where another is expected.
  * - Values are doubles, counted in components: 1 (number), 2 (point, size), 4 (rect x,y,w,h;
  *   color r,g,b,a), 16 (transform, row-major m11…m44). The kind comes from ae_value_kind.
  *   Values must be finite: a NaN or an infinity in a value, a time or a parameter is refused with
