@@ -89,24 +89,28 @@ private struct HandleTable {
         /// The retained object's address; 0 for a free entry.
         var object: UInt
         var kind: Int
-        /// Bumped each time the entry is freed: handles of earlier objects no longer match.
+        /// Bumped each time the entry is freed (31 bits, wrapping): handles of earlier objects no
+        /// longer match.
         var generation: UInt32
     }
     var entries: [Entry] = []
     var free: [Int] = []
 
-    /// A handle: (generation + 1) in the high 32 bits, never 0 so that it is never null; index in
-    /// the low 32 (the package builds for 64-bit targets only, as kernel_support.h says).
+    /// A handle: generation + 1 (1 … 2³¹) in the high 32 bits, so never null; the index in the
+    /// low 32 (the package builds for 64-bit targets only, as kernel_support.h says).
     static func handle(index: Int, generation: UInt32) -> OpaquePointer {
-        OpaquePointer(bitPattern: UInt(generation &+ 1) << 32 | UInt(index))!   // non-zero: the high word is at least 1
+        OpaquePointer(bitPattern: (UInt(generation) + 1) << 32 | UInt(index))!   // non-zero: the high word is at least 1
     }
+
+    /// The next generation of an entry: 31 bits, so that generation + 1 fits the handle's high word.
+    static func next(_ generation: UInt32) -> UInt32 { (generation + 1) & 0x7FFF_FFFF }
 
     /// The entry index a handle names, if it names a live object of `kind`.
     func index(of pointer: OpaquePointer, kind: Int) -> Int? {
         let bits = UInt(bitPattern: UnsafeRawPointer(pointer))
-        let index = Int(bits & 0xFFFF_FFFF), generation = UInt32(truncatingIfNeeded: (bits >> 32) &- 1)
-        guard index < entries.count, entries[index].object != 0, entries[index].kind == kind,
-              entries[index].generation == generation, bits >> 32 != 0 else { return nil }
+        let index = Int(bits & 0xFFFF_FFFF), high = bits >> 32
+        guard high != 0, index < entries.count, entries[index].object != 0, entries[index].kind == kind,
+              UInt(entries[index].generation) + 1 == high else { return nil }
         return index
     }
 }
@@ -155,7 +159,7 @@ func unregister<T: AnyObject>(_ pointer: OpaquePointer?, as type: T.Type) -> Boo
         guard let index = table.index(of: pointer, kind: kind) else { return nil }
         let object = table.entries[index].object
         table.entries[index].object = 0
-        table.entries[index].generation &+= 1
+        table.entries[index].generation = HandleTable.next(table.entries[index].generation)
         table.free.append(index)
         return object
     }

@@ -29,6 +29,8 @@ extension LayerContext: InvariantChecking {
                 continue
             }
             checkLayer(layer, into: &report)
+            report.check(layer.timedInTree == (!layer.timing.isIdentity || layer.storedSuperlayer?.timedInTree == true),
+                         "\(layer.name ?? "?")'s mark of a timed ancestor is \(layer.timedInTree), not what its timing and its superlayer's mark say")
             report.check(layer.storedSublayers.count { $0 === Layer.hole } == layer.sublayerHoles,
                          "\(layer.name ?? "?") counts \(layer.sublayerHoles) holes among its sublayers, which is not how many it holds")
             for (k, sublayer) in layer.storedSublayers.enumerated() where sublayer !== Layer.hole {
