@@ -7,6 +7,11 @@ extension LottieAnimation {
     public static let maximumKeyframes = 1_000_000
     /// The deepest nesting of groups and precompositions read.
     public static let maximumNesting = 64
+    /// The most layers one instance may hold once every precomposition layer is expanded into the
+    /// layers of its precomposition (a precomposition named by four layers at each of twenty
+    /// levels is 4²⁰ layers in a 20 KB file): more is refused, naming this limit, before anything
+    /// is expanded.
+    public static let maximumExpandedLayers = 100_000
 
     /// Reads a Lottie file in the subset L1 (lottie §1–§4).
     ///
@@ -57,8 +62,10 @@ struct LottieReader {
             }
         }
         let layers = try self.layers(root["layers"] ?? .null, "layers", depth: 0)
-        // Every referenced precomposition exists, and none contains itself.
-        try checkReferences(layers, "layers", precompositions: precompositions, chain: [])
+        // Every referenced precomposition exists, none contains itself, the nesting and the
+        // expanded size are bounded.
+        var references = ReferenceCheck(precompositions: precompositions)
+        _ = try references.size(of: layers, "layers", chain: [])
         let blocking = issues.filter { !(lenient && $0.isCosmetic) }
         if !blocking.isEmpty { throw LottieError.unsupported(blocking) }
         return LottieAnimation(frameRate: frameRate, inPoint: inPoint, outPoint: outPoint, width: width, height: height,
@@ -67,19 +74,6 @@ struct LottieReader {
 
     mutating func note(_ feature: String, _ path: String, cosmetic: Bool = false) {
         issues.append(LottieIssue(feature: feature, path: path, isCosmetic: cosmetic))
-    }
-
-    func checkReferences(_ layers: [LottieLayer], _ path: String, precompositions: [String: [LottieLayer]], chain: [String]) throws {
-        for (k, layer) in layers.enumerated() {
-            guard case .precomposition(let id, _) = layer.content else { continue }
-            guard let inner = precompositions[id] else {
-                throw LottieError.invalid(path: "\(path)[\(k)].refId", reason: "names no precomposition ('\(id)')")
-            }
-            guard !chain.contains(id), chain.count < LottieAnimation.maximumNesting else {
-                throw LottieError.invalid(path: "\(path)[\(k)].refId", reason: "'\(id)' contains itself")
-            }
-            try checkReferences(inner, "assets(\(id)).layers", precompositions: precompositions, chain: chain + [id])
-        }
     }
 
     // MARK: Layers
@@ -428,5 +422,55 @@ struct LottieReader {
         if digits.count == 3 { digits = Substring(digits.map { "\($0)\($0)" }.joined()) }
         guard digits.count == 6, let value = UInt32(digits, radix: 16) else { return nil }
         return Color(red: Double((value >> 16) & 0xFF) / 255, green: Double((value >> 8) & 0xFF) / 255, blue: Double(value & 0xFF) / 255)
+    }
+}
+
+/// The reader's check of precomposition references, in time linear in the file: each
+/// precomposition's expanded size and depth are computed once and remembered (walking every path
+/// through the references took time exponential in the nesting: 20 levels of 4 references hung).
+/// Recursion is bounded by ``LottieAnimation/maximumNesting`` levels.
+struct ReferenceCheck {
+    let precompositions: [String: [LottieLayer]]
+    /// Each checked precomposition's expanded layer count and nesting depth.
+    private var known: [String: (layers: Int, depth: Int)] = [:]
+    /// Layers visited: once per layer of the file at most (for the tests that count operations).
+    private(set) var visited = 0
+
+    init(precompositions: [String: [LottieLayer]]) { self.precompositions = precompositions }
+
+    /// The expanded layer count and the precomposition depth of `layers`, reached through the
+    /// precompositions in `chain`.
+    mutating func size(of layers: [LottieLayer], _ path: String, chain: [String]) throws -> (layers: Int, depth: Int) {
+        var total = 0, depth = 0
+        for (k, layer) in layers.enumerated() {
+            visited += 1
+            total += 1
+            guard case .precomposition(let id, _) = layer.content else { continue }
+            let location = "\(path)[\(k)].refId"
+            guard let inner = precompositions[id] else {
+                throw LottieError.invalid(path: location, reason: "names no precomposition ('\(id)')")
+            }
+            guard !chain.contains(id) else { throw LottieError.invalid(path: location, reason: "'\(id)' contains itself") }
+            let nested: (layers: Int, depth: Int)
+            if let remembered = known[id] {
+                nested = remembered
+            } else {
+                guard chain.count < LottieAnimation.maximumNesting else {
+                    throw LottieError.invalid(path: location, reason: "precompositions nested more than \(LottieAnimation.maximumNesting) levels")
+                }
+                nested = try size(of: inner, "assets(\(id)).layers", chain: chain + [id])
+                known[id] = nested
+            }
+            // Reached at a greater depth than when it was first checked: its nesting counts from here.
+            guard chain.count + 1 + nested.depth <= LottieAnimation.maximumNesting else {
+                throw LottieError.invalid(path: location, reason: "precompositions nested more than \(LottieAnimation.maximumNesting) levels")
+            }
+            depth = max(depth, nested.depth + 1)
+            total += nested.layers   // both at most the limit: no overflow
+            guard total <= LottieAnimation.maximumExpandedLayers else {
+                throw LottieError.invalid(path: location, reason: "expands to more than \(LottieAnimation.maximumExpandedLayers) layers (each precomposition layer holds a copy of its precomposition's layers; LottieAnimation.maximumExpandedLayers)")
+            }
+        }
+        return (total, depth)
     }
 }

@@ -1,5 +1,5 @@
 import AnimationCore
-import AnimationLottie
+@testable import AnimationLottie
 import Testing
 
 /// Reading: the subset L1, the features outside it reported with their JSON paths, bad input
@@ -100,5 +100,43 @@ struct LottieReaderTests {
         for _ in 0..<100 { group = "{\"ty\":\"gr\",\"it\":[\(group)]}" }
         let json = "{\"fr\":30,\"ip\":0,\"op\":10,\"w\":10,\"h\":10,\"layers\":[{\"ty\":4,\"ip\":0,\"op\":10,\"ks\":{},\"shapes\":[\(group)]}]}"
         #expect(throws: LottieError.self) { try LottieAnimation(json: json) }
+    }
+
+    /// A file of `levels` precompositions, each holding `references` layers that name the next
+    /// (the last holds a null layer), with one root layer naming the first.
+    static func fanOut(levels: Int, references: Int) -> String {
+        let layer = { (id: String) in "{\"ty\":0,\"refId\":\"\(id)\",\"ip\":0,\"op\":10,\"ks\":{}}" }
+        let assets = (0..<levels).map { k in
+            let inner = k == levels - 1 ? "{\"ty\":3,\"ip\":0,\"op\":10,\"ks\":{}}"
+                                        : Array(repeating: layer("p\(k + 1)"), count: references).joined(separator: ",")
+            return "{\"id\":\"p\(k)\",\"layers\":[\(inner)]}"
+        }
+        return "{\"fr\":30,\"ip\":0,\"op\":10,\"w\":10,\"h\":10,\"assets\":[\(assets.joined(separator: ","))],\"layers\":[\(layer("p0"))]}"
+    }
+
+    @Test("precompositions named many times are checked once each: work linear in the file, the expanded size bounded and named")
+    func precompositionFanOutIsBounded() throws {
+        // 3·2¹¹ − 1 expanded layers: read; the check visits each layer of the file once, not each path.
+        func visits(_ levels: Int) throws -> Int {
+            let animation = try LottieAnimation(json: Self.fanOut(levels: levels, references: 2))
+            var check = ReferenceCheck(precompositions: animation.precompositions)
+            let size = try check.size(of: animation.layers, "layers", chain: [])
+            #expect(size.layers == (3 << (levels - 1)) - 1, "\(levels) levels")
+            return check.visited
+        }
+        let twelve = try visits(12), thirteen = try visits(13)
+        #expect(thirteen - twelve == 2, "visited \(twelve) layers at 12 levels, \(thirteen) at 13 (walking every path doubles)")
+        // 4²⁰ layers in a file of 20 KB: refused at once, naming the limit.
+        let message: String
+        do { _ = try LottieAnimation(json: Self.fanOut(levels: 20, references: 4)); message = "" } catch { message = "\(error)" }
+        #expect(message.contains("expands to more than 100000 layers"), "\(message)")
+    }
+
+    @Test("a chain of 10,000 precompositions is refused as nested too deep, not as a cycle")
+    func deepPrecompositionChainIsNamedAsDepth() {
+        let message: String
+        do { _ = try LottieAnimation(json: Self.fanOut(levels: 10_000, references: 1)); message = "" } catch { message = "\(error)" }
+        #expect(message.hasSuffix("precompositions nested more than 64 levels"), "\(message)")
+        #expect(!message.contains("contains itself"))
     }
 }
