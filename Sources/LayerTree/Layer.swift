@@ -51,21 +51,9 @@ open class Layer {
     /// siblings (removing each of 10,000 siblings shifted and searched the array: 0.73 s, quadratic).
     /// Read through ``compactedSublayers``, which closes the holes first.
     var storedSublayers: [Layer] = []
-    /// Where this layer is in its superlayer's ``storedSublayers``.
-    var indexInSuperlayer = 0
-    /// How many entries of ``storedSublayers`` are holes.
-    var sublayerHoles = 0
-    /// Work counters for the tests that show tree edits linear (operation counts, not time):
-    /// entries moved by compactions of ``storedSublayers``, and ancestors walked from this layer
-    /// by the cycle check.
-    var sublayerMoves = 0
-    var ancestorSteps = 0
     /// The context whose tree holds this layer, and its name there.
     weak var context: LayerContext?
     var id: LayerID?
-    /// Whether this layer or an ancestor has a timing other than the identity (§2.7): kept by its
-    /// context's walks while the layer is in a tree (its animations then need a time of their own).
-    var timedInTree = false
     /// The context's tick count when the layer joined: its presentation exists from the next tick.
     var joinedAtTick = 0
     /// Set on presentation copies: their model layer.
@@ -96,6 +84,21 @@ open class Layer {
     public var style: [String: Any]?
     /// A name for the layer (for the host's own use and for messages).
     public var name: String?
+
+    // The tree's bookkeeping, after the fields a property change reads (its prefetch covers the
+    // object's first 256 bytes).
+    /// Where this layer is in its superlayer's ``storedSublayers``.
+    var indexInSuperlayer = 0
+    /// How many entries of ``storedSublayers`` are holes.
+    var sublayerHoles = 0
+    /// Work counters for the tests that show tree edits linear (operation counts, not time):
+    /// entries moved by compactions of ``storedSublayers``, and ancestors walked from this layer
+    /// by the cycle check.
+    var sublayerMoves = 0
+    var ancestorSteps = 0
+    /// Whether this layer or an ancestor has a timing other than the identity (§2.7): kept by its
+    /// context's walks while the layer is in a tree (its animations then need a time of their own).
+    var timedInTree = false
 
     // MARK: Initialisers
 
