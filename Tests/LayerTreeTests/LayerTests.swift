@@ -311,19 +311,25 @@ struct LayerTreeEditTests {
         #expect(large <= 2 * small + 16, "engine work \(small) at depth 300, \(large) at 600")
     }
 
+    /// A chain of `depth` layers under a new top layer, outside any context: its top and its deepest layer.
+    static func chain(depth: Int) -> (top: Layer, deepest: Layer) {
+        let top = Layer()
+        var last = top
+        for _ in 0..<depth {
+            let l = Layer()
+            last.addSublayer(l)
+            last = l
+        }
+        return (top, last)
+    }
+
     @Test("dropping a 100,000-deep tree releases it in a loop, not a call per level")
     func droppingADeepTreeDoesNotRecurse() {
         weak var deepest: Layer?
         do {
-            let root = Layer()
-            var last = root
-            for _ in 0..<100_000 {
-                let l = Layer()
-                last.addSublayer(l)
-                last = l
-            }
+            let (root, last) = Self.chain(depth: 100_000)
             deepest = last
-            #expect(deepest != nil)
+            #expect(deepest != nil && root.sublayers?.count == 1)
         }
         // Released as the root was (a recursive release overflowed the stack before this line).
         #expect(deepest == nil)
@@ -335,13 +341,7 @@ struct LayerTreeEditTests {
         let context = LayerContext()
         weak var deepest: Layer?
         do {
-            let top = Layer()
-            var last = top
-            for _ in 0..<20_000 {
-                let l = Layer()
-                last.addSublayer(l)
-                last = l
-            }
+            let (top, last) = Self.chain(depth: 20_000)
             deepest = last
             context.rootLayer.addSublayer(top)
             context.tick(at: 0)
