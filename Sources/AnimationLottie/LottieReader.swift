@@ -9,7 +9,7 @@ extension LottieAnimation {
     public static let maximumNesting = 64
     /// The most layers one instance may hold once every precomposition layer is expanded into the
     /// layers of its precomposition (a precomposition named by four layers at each of twenty
-    /// levels is 4²⁰ layers in a 20 KB file): more is refused, naming this limit, before anything
+    /// levels is 4²⁰ layers in a file of a few kilobytes): more is refused, naming this limit, before anything
     /// is expanded.
     public static let maximumExpandedLayers = 100_000
 
@@ -447,6 +447,9 @@ struct ReferenceCheck {
             total += 1
             guard case .precomposition(let id, _) = layer.content else { continue }
             let location = "\(path)[\(k)].refId"
+            func tooDeep() -> LottieError {
+                .invalid(path: location, reason: "precompositions nested more than \(LottieAnimation.maximumNesting) levels")
+            }
             guard let inner = precompositions[id] else {
                 throw LottieError.invalid(path: location, reason: "names no precomposition ('\(id)')")
             }
@@ -455,16 +458,12 @@ struct ReferenceCheck {
             if let remembered = known[id] {
                 nested = remembered
             } else {
-                guard chain.count < LottieAnimation.maximumNesting else {
-                    throw LottieError.invalid(path: location, reason: "precompositions nested more than \(LottieAnimation.maximumNesting) levels")
-                }
+                guard chain.count < LottieAnimation.maximumNesting else { throw tooDeep() }
                 nested = try size(of: inner, "assets(\(id)).layers", chain: chain + [id])
                 known[id] = nested
             }
             // Reached at a greater depth than when it was first checked: its nesting counts from here.
-            guard chain.count + 1 + nested.depth <= LottieAnimation.maximumNesting else {
-                throw LottieError.invalid(path: location, reason: "precompositions nested more than \(LottieAnimation.maximumNesting) levels")
-            }
+            guard chain.count + 1 + nested.depth <= LottieAnimation.maximumNesting else { throw tooDeep() }
             depth = max(depth, nested.depth + 1)
             total += nested.layers   // both at most the limit: no overflow
             guard total <= LottieAnimation.maximumExpandedLayers else {
