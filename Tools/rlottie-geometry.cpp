@@ -75,8 +75,10 @@ int main(int argc, char **argv) {
         else if (option == "--size") size = std::strtoul(argv[k + 1], nullptr, 10);
         else if (option == "--ip") ip = std::strtod(argv[k + 1], nullptr);   // rlottie counts frames from it
     }
-    auto animation = rlottie::Animation::loadFromFile(argv[1], false);
-    if (!animation) { std::fprintf(stderr, "rlottie cannot load %s\n", argv[1]); return 2; }
+    // Loaded once to check the file; each frame below reads a fresh copy: rlottie keeps state
+    // between renderTree calls (two trims on one path: the first is not recomputed when only the
+    // second moves), which would make a frame depend on the frames asked before it.
+    if (!rlottie::Animation::loadFromFile(argv[1], false)) { std::fprintf(stderr, "rlottie cannot load %s\n", argv[1]); return 2; }
     std::printf("{\"frames\":[");
     size_t start = 0;
     bool firstFrame = true;
@@ -88,7 +90,8 @@ int main(int argc, char **argv) {
         firstFrame = false;
         std::printf("{\"frame\":"); number(frame); std::printf(",\"nodes\":[");
         first = true;
-        const LOTLayerNode *tree = animation->renderTree((size_t)std::llround(frame - ip), size, size);
+        auto animation = rlottie::Animation::loadFromFile(argv[1], false);
+        const LOTLayerNode *tree = animation ? animation->renderTree((size_t)std::llround(frame - ip), size, size) : nullptr;
         if (tree) layer(tree);
         std::printf("]}");
         if (comma == std::string::npos) break;

@@ -57,8 +57,10 @@ struct LottieFrame {
         guard depth <= LottieAnimation.maximumNesting else { return }
         // Each layer's matrix, parents first (lottie §3.3); a missing or cyclic parent is ignored.
         var local: [AffineTransform] = []
+        // lottie §1.2: every key of a layer is on its composition's clock (`frame`); the layer's
+        // `st` and `sr` map only a precomposition's children.
+        let f = frame
         for layer in layers {
-            let f = Self.localFrame(layer, frame)
             var extra = 0.0
             if layer.autoOrient, let position = layer.transform.position, let d = position.direction(atFrame: f) {
                 extra = atan2(d.y, d.x)
@@ -74,7 +76,6 @@ struct LottieFrame {
         for k in layers.indices.reversed() {
             let layer = layers[k]
             guard !layer.hidden, frame >= layer.inPoint, frame < layer.outPoint else { continue }
-            let f = Self.localFrame(layer, frame)
             let m = world[k].concatenating(base)
             let o = opacity * layer.transform.opacity(atFrame: f)
             switch layer.content {
@@ -91,8 +92,9 @@ struct LottieFrame {
                 if o > 0 { nodes.append(LottieNode(path: path, fill: color, stroke: nil, strokeWidth: 0, opacity: o, strokeStyle: nil)) }
             case .precomposition(let id, let timeRemap):
                 guard let inner = animation.precompositions[id] else { continue }
-                // lottie §1.2: the child's clock is the layer's local frame, or the remap (seconds).
-                let childFrame = timeRemap.map { $0.scalar(atFrame: f) * animation.frameRate } ?? f
+                // lottie §1.2: the child's clock is (f − st) / sr, or the remap (seconds, its keys
+                // on this composition's clock like every key of the layer).
+                let childFrame = timeRemap.map { $0.scalar(atFrame: f) * animation.frameRate } ?? Self.childFrame(layer, f)
                 self.layers(inner, frame: childFrame, matrix: m, opacity: o, depth: depth + 1, into: &nodes)
             case .null:
                 continue
@@ -100,19 +102,18 @@ struct LottieFrame {
         }
     }
 
-    /// A layer's local frame: (f − st) / sr (lottie §1.2).
-    static func localFrame(_ layer: LottieLayer, _ frame: Double) -> Double {
+    /// The frame a precomposition layer shows its children at when it has no time remap:
+    /// (f − st) / sr (lottie §1.2). The layer's own keys are not shifted.
+    static func childFrame(_ layer: LottieLayer, _ frame: Double) -> Double {
         (frame - layer.startTime) / layer.stretch
     }
 
     // MARK: Shapes (lottie §4)
 
-    /// A path item's geometry in its group's coordinates, with the transform to the layer and the
-    /// opacities of the groups it is in (outermost first).
+    /// A path item's geometry in its group's coordinates, with the transform to the layer.
     struct Instance {
         var path: Path
         var transform: AffineTransform
-        var opacities: [Double]
     }
 
     /// A paint and what it covers, or a group's own paints (in list order).
@@ -128,8 +129,7 @@ struct LottieFrame {
         var width: Double
         var opacity: Double
         var transform: AffineTransform
-        /// The depth of the paint's scope: opacities of deeper groups are the paths' own.
-        var depth: Int
+        /// The product of the opacities of the groups around the paint, outermost first.
         var scopeOpacity: Double
         var paths: [Int]
     }
@@ -137,30 +137,29 @@ struct LottieFrame {
     func shapes(_ items: [LottieShapeItem], frame: Double, layerMatrix: AffineTransform, opacity: Double,
                 into nodes: inout [LottieNode]) {
         var instances: [Instance] = []
-        let (emissions, _) = scope(items, frame: frame, transform: .identity, opacities: [], instances: &instances)
+        let (emissions, _) = scope(items, frame: frame, transform: .identity, scopeOpacity: 1, instances: &instances)
         emit(emissions, instances: instances, layerMatrix: layerMatrix, layerOpacity: opacity, into: &nodes)
     }
 
     /// Reads one list of items: path items join the scope, groups add theirs, trims change every
     /// path above them at once (later paints and earlier ones alike, lottie §4.5 and the spec's
     /// rendering model), paints remember the paths above them.
-    func scope(_ items: [LottieShapeItem], frame f: Double, transform: AffineTransform, opacities: [Double],
+    func scope(_ items: [LottieShapeItem], frame f: Double, transform: AffineTransform, scopeOpacity: Double,
                instances: inout [Instance]) -> ([Emission], [Int]) {
         var above: [Int] = []
         var emissions: [Emission] = []
-        let scopeOpacity = opacities.reduce(1, *)
         for item in items {
             switch item {
             case .path, .rectangle, .ellipse:
                 guard !item.isHidden else { continue }
                 var sink = PathSink()
                 LottieShapes.generate(item, frame: f, into: &sink)
-                instances.append(Instance(path: sink.path, transform: transform, opacities: opacities))
+                instances.append(Instance(path: sink.path, transform: transform))
                 above.append(instances.count - 1)
             case .group(let inner, let groupTransform, let hidden):
                 guard !hidden else { continue }
                 let m = groupTransform.matrix(atFrame: f).concatenating(transform)
-                let (e, paths) = scope(inner, frame: f, transform: m, opacities: opacities + [groupTransform.opacity(atFrame: f)],
+                let (e, paths) = scope(inner, frame: f, transform: m, scopeOpacity: scopeOpacity * groupTransform.opacity(atFrame: f),
                                        instances: &instances)
                 emissions.append(.group(e))
                 above.append(contentsOf: paths)
@@ -172,13 +171,13 @@ struct LottieFrame {
                 guard !hidden else { continue }
                 emissions.append(.paint(Paint(fill: Self.color(color.value(atFrame: f)), stroke: nil, style: nil, width: 0,
                                               opacity: min(max(paintOpacity.scalar(atFrame: f) / 100, 0), 1),
-                                              transform: transform, depth: opacities.count, scopeOpacity: scopeOpacity, paths: above)))
+                                              transform: transform, scopeOpacity: scopeOpacity, paths: above)))
             case .stroke(let color, let paintOpacity, let width, let style, let hidden):
                 guard !hidden else { continue }
                 emissions.append(.paint(Paint(fill: nil, stroke: Self.color(color.value(atFrame: f)), style: style,
                                               width: max(width.scalar(atFrame: f), 0),
                                               opacity: min(max(paintOpacity.scalar(atFrame: f) / 100, 0), 1),
-                                              transform: transform, depth: opacities.count, scopeOpacity: scopeOpacity, paths: above)))
+                                              transform: transform, scopeOpacity: scopeOpacity, paths: above)))
             }
         }
         return (emissions, above)
@@ -194,26 +193,19 @@ struct LottieFrame {
             case .paint(let paint):
                 let m = paint.transform.concatenating(layerMatrix)
                 let scale = ((m.a + m.c) * (m.a + m.c) + (m.b + m.d) * (m.b + m.d)).squareRoot() / 2.0.squareRoot()
-                // Paths in deeper groups carry those groups' opacities (rlottie's combined alpha):
-                // consecutive paths with the same one share a node.
-                var current: (path: Path, relative: Double)?
-                func flush() {
-                    // A node that draws nothing — no elements, or no opacity — is left out (as rlottie does).
-                    guard let c = current, !c.path.isEmpty, layerOpacity * paint.scopeOpacity * c.relative * paint.opacity > 0 else { return }
-                    nodes.append(LottieNode(path: c.path, fill: paint.fill, stroke: paint.stroke, strokeWidth: paint.width * scale,
-                                            opacity: layerOpacity * paint.scopeOpacity * c.relative * paint.opacity,
-                                            strokeStyle: paint.style))
-                }
+                // lottie §4.6: one node per paint holding every path it paints; its opacity is
+                // the layer's, the groups' around the paint and the paint's own — a deeper
+                // group's opacity, around a path only, is not applied (as rlottie draws it).
+                var path = Path()
                 for index in paint.paths {
                     let instance = instances[index]
-                    // Innermost first (the batch evaluation walks up the groups in this order).
-                    let relative = instance.opacities.dropFirst(paint.depth).reversed().reduce(1, *)
-                    if let c = current, c.relative != relative { flush(); current = nil }
-                    var path = current?.path ?? Path()
                     path.addPath(instance.path, transform: instance.transform.concatenating(layerMatrix))
-                    current = (path, relative)
                 }
-                flush()
+                let opacity = layerOpacity * paint.scopeOpacity * paint.opacity
+                // A node that draws nothing — no elements, or no opacity — is left out (as rlottie does).
+                guard !path.isEmpty, opacity > 0 else { continue }
+                nodes.append(LottieNode(path: path, fill: paint.fill, stroke: paint.stroke, strokeWidth: paint.width * scale,
+                                        opacity: opacity, strokeStyle: paint.style))
             }
         }
     }

@@ -46,9 +46,10 @@ public struct LottieLayer: Sendable {
     public var inPoint: Double
     /// …until just before this one (`op`).
     public var outPoint: Double
-    /// `st`: the layer's local frame is (f − st) / sr.
+    /// `st`: a precomposition layer shows its children at (f − st) / sr. The layer's own keys,
+    /// of any type, are on its composition's clock and are not shifted (lottie §1.2).
     public var startTime: Double
-    /// `sr` (never 0).
+    /// `sr` (never 0): as ``startTime``, it maps only a precomposition's children.
     public var stretch: Double
     /// `hd`: not drawn (it still parents).
     public var hidden: Bool

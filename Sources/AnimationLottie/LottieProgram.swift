@@ -47,7 +47,6 @@ public final class LottieProgram: Sendable {
     struct Group: Sendable {
         var transform: LottieChannels.Transform
         var parent: Int
-        var depth: Int
         /// As for layers: the matrix and opacity of a transform that does not move.
         var constantMatrix: AffineTransform?
         var constantOpacity: Double?
@@ -106,7 +105,6 @@ public final class LottieProgram: Sendable {
         var width: Int
         var style: LottieStrokeStyle?
         var group: Int
-        var depth: Int
         /// The slots it paints: a range of ``LottieProgram/slotLists``.
         var slots: Range<Int>
     }
@@ -312,7 +310,7 @@ public final class LottieProgram: Sendable {
         mutating func shapes(_ items: [LottieShapeItem]) -> Layer.Content {
             let g0 = groups.count, s0 = slots.count, t0 = trims.count
             var emissions: [Emission] = []
-            _ = scope(items, group: -1, depth: 0, emissions: &emissions)
+            _ = scope(items, group: -1, emissions: &emissions)
             let p0 = paints.count
             emit(emissions)
             // Buffer offsets, once every trim has grown its slots.
@@ -331,7 +329,7 @@ public final class LottieProgram: Sendable {
         }
 
         /// One list of items, as the reference's `scope` reads it; returns the slots above.
-        mutating func scope(_ items: [LottieShapeItem], group: Int, depth: Int, emissions: inout [Emission]) -> [Int] {
+        mutating func scope(_ items: [LottieShapeItem], group: Int, emissions: inout [Emission]) -> [Int] {
             var above: [Int] = []
             for item in items where !item.isHidden {
                 switch item {
@@ -350,11 +348,11 @@ public final class LottieProgram: Sendable {
                     above.append(slots.count - 1)
                 case .group(let inner, let transform, _):
                     let constant = transform.isStatic
-                    groups.append(Group(transform: channels.add(transform), parent: group, depth: depth + 1,
+                    groups.append(Group(transform: channels.add(transform), parent: group,
                                         constantMatrix: constant ? transform.matrix(atFrame: 0) : nil,
                                         constantOpacity: constant ? transform.opacity(atFrame: 0) : nil))
                     var innerEmissions: [Emission] = []
-                    let paths = scope(inner, group: groups.count - 1, depth: depth + 1, emissions: &innerEmissions)
+                    let paths = scope(inner, group: groups.count - 1, emissions: &innerEmissions)
                     emissions.append(.group(innerEmissions))
                     above.append(contentsOf: paths)
                 case .trim(let start, let end, let offset, let sequential, _):
@@ -374,10 +372,10 @@ public final class LottieProgram: Sendable {
                     }
                 case .fill(let color, let opacity, _):
                     emissions.append(.paint(Paint(isFill: true, color: channels.add(color), opacity: channels.add(opacity), width: -1,
-                                                  style: nil, group: group, depth: depth, slots: 0..<0), above))
+                                                  style: nil, group: group, slots: 0..<0), above))
                 case .stroke(let color, let opacity, let width, let style, _):
                     emissions.append(.paint(Paint(isFill: false, color: channels.add(color), opacity: channels.add(opacity),
-                                                  width: channels.add(width), style: style, group: group, depth: depth, slots: 0..<0), above))
+                                                  width: channels.add(width), style: style, group: group, slots: 0..<0), above))
                 }
             }
             return above

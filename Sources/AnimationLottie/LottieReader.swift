@@ -108,7 +108,13 @@ struct LottieReader {
             content = .null
         case 1:
             let w = try number(json, "sw", path), h = try number(json, "sh", path)
-            guard case .string(let hex)? = json["sc"], let color = Self.color(hex: hex) else {
+            let color: Color
+            switch json["sc"] {
+            case nil, .string("")?:
+                color = Self.defaultColor   // what rlottie draws (docs/bad-input.md)
+            case .string(let hex)?:
+                color = Self.color(hex: hex) ?? Color(red: 0, green: 0, blue: 0)
+            default:
                 throw LottieError.invalid(path: path + ".sc", reason: "must be a colour like \"#ff8800\"")
             }
             content = .solid(width: w, height: h, color: color)
@@ -128,7 +134,7 @@ struct LottieReader {
             parent: try optionalInteger(json, "parent", path),
             inPoint: try number(json, "ip", path), outPoint: try number(json, "op", path),
             startTime: try optionalNumber(json, "st", path) ?? 0, stretch: stretch,
-            hidden: flag(json, "hd"), autoOrient: (try optionalNumber(json, "ao", path) ?? 0) == 1,
+            hidden: flag(json, "hd"), autoOrient: flag(json, "ao"),
             transform: try transform(json["ks"] ?? .object([]), path + ".ks", hasOpacity: true),
             content: content)
     }
@@ -162,25 +168,25 @@ struct LottieReader {
             case "sh":
                 items.append(.path(try shapeProperty(item["ks"] ?? .null, p + ".ks"), hidden: hidden))
             case "rc":
-                items.append(.rectangle(position: try property(item["p"], p + ".p"), size: try property(item["s"], p + ".s"),
-                                        roundness: try property(item["r"] ?? .object([("k", .number(0))]), p + ".r"),
+                items.append(.rectangle(position: try property(item["p"] ?? origin, p + ".p"), size: try property(item["s"], p + ".s"),
+                                        roundness: try property(item["r"] ?? zero, p + ".r"),
                                         reversed: (try optionalNumber(item, "d", p) ?? 1) == 3, hidden: hidden))
             case "el":
-                items.append(.ellipse(position: try property(item["p"], p + ".p"), size: try property(item["s"], p + ".s"),
+                items.append(.ellipse(position: try property(item["p"] ?? origin, p + ".p"), size: try property(item["s"], p + ".s"),
                                       reversed: (try optionalNumber(item, "d", p) ?? 1) == 3, hidden: hidden))
             case "fl":
-                items.append(.fill(color: try property(item["c"], p + ".c"), opacity: try property(item["o"] ?? hundred, p + ".o"), hidden: hidden))
+                items.append(.fill(color: try colorProperty(item["c"], p + ".c"), opacity: try property(item["o"] ?? hundred, p + ".o"), hidden: hidden))
             case "st":
                 if case .array(let dashes)? = item["d"], !dashes.isEmpty { note("stroke dashes", p + ".d", cosmetic: true) }
                 let cap = LottieStrokeStyle.Cap(rawValue: try optionalInteger(item, "lc", p) ?? 2) ?? .round
                 let join = LottieStrokeStyle.Join(rawValue: try optionalInteger(item, "lj", p) ?? 2) ?? .round
                 let style = LottieStrokeStyle(cap: cap, join: join, miterLimit: max(try optionalNumber(item, "ml", p) ?? 4, 1))
-                items.append(.stroke(color: try property(item["c"], p + ".c"), opacity: try property(item["o"] ?? hundred, p + ".o"),
-                                     width: try property(item["w"], p + ".w"), style: style, hidden: hidden))
+                items.append(.stroke(color: try colorProperty(item["c"], p + ".c"), opacity: try property(item["o"] ?? hundred, p + ".o"),
+                                     width: try property(item["w"] ?? zero, p + ".w"), style: style, hidden: hidden))
             case "tm":
                 let mode = try optionalNumber(item, "m", p) ?? 1
-                items.append(.trim(start: try property(item["s"], p + ".s"), end: try property(item["e"], p + ".e"),
-                                   offset: try property(item["o"] ?? .object([("k", .number(0))]), p + ".o"),
+                items.append(.trim(start: try property(item["s"] ?? zero, p + ".s"), end: try property(item["e"] ?? zero, p + ".e"),
+                                   offset: try property(item["o"] ?? zero, p + ".o"),
                                    sequential: mode == 2, hidden: hidden))
             case "tr":
                 continue   // only inside groups (read there)
@@ -193,7 +199,11 @@ struct LottieReader {
         return items
     }
 
+    // What a missing optional field reads as: the value rlottie gives it (docs/bad-input.md,
+    // "What players accept").
     private var hundred: JSON { .object([("a", .number(0)), ("k", .number(100))]) }
+    private var zero: JSON { .object([("a", .number(0)), ("k", .number(0))]) }
+    private var origin: JSON { .object([("a", .number(0)), ("k", .array([.number(0), .number(0)]))]) }
 
     // MARK: Transforms
 
@@ -242,7 +252,7 @@ struct LottieReader {
             let t = try number(key, "t", p)
             if let last = list.last, t < last.t { throw LottieError.invalid(path: p + ".t", reason: "goes back in time (\(t) after \(last.t))") }
             list.append(Key(t: t, s: try key["s"].map { try numbers($0, p + ".s") }, e: try key["e"].map { try numbers($0, p + ".e") },
-                            hold: (try optionalNumber(key, "h", p) ?? 0) == 1, o: key["o"], i: key["i"],
+                            hold: flag(key, "h"), o: key["o"], i: key["i"],
                             to: try key["to"].map { try numbers($0, p + ".to") }, ti: try key["ti"].map { try numbers($0, p + ".ti") }))
         }
         guard let first = list.first?.s else { throw LottieError.invalid(path: path + ".k[0].s", reason: "is missing") }
@@ -268,6 +278,22 @@ struct LottieReader {
         let lastValue = list.last?.s ?? segments.last?.end ?? first
         guard lastValue.count == dimension else { throw LottieError.invalid(path: "\(path).k[\(list.count - 1)].s", reason: "has \(lastValue.count) numbers, not \(dimension)") }
         return LottieProperty(dimension: dimension, segments: segments, first: first, last: lastValue)
+    }
+
+    /// A paint's colour: a property of up to four numbers; a missing one, or one with none
+    /// (`"k": []`), is ``defaultColor``, as rlottie draws it. Missing components read 0 (red, green, blue) and 1
+    /// (alpha), as in rlottie.
+    mutating func colorProperty(_ json: JSON?, _ path: String) throws -> LottieProperty {
+        guard let json else {   // missing: white, as rlottie draws it
+            let white = Self.defaultColor
+            return LottieProperty(constant: [white.red, white.green, white.blue])
+        }
+        let value = try property(json, path)
+        guard value.dimension > 0 else {
+            let white = Self.defaultColor
+            return LottieProperty(constant: [white.red, white.green, white.blue])
+        }
+        return value
     }
 
     /// The segment's path when its tangents bend it; nil for a straight line (all-zero or
@@ -330,7 +356,7 @@ struct LottieReader {
             let start = try one(key["s"], "s") ?? result.last?.end
             guard let start else { throw LottieError.invalid(path: p + ".s", reason: "is missing") }
             let end = try one(key["e"], "e")
-            let hold = (try optionalNumber(key, "h", p) ?? 0) == 1
+            let hold = flag(key, "h")
             let easing = hold ? TimingFunction.linear : try curves(key["o"], key["i"], p, dimension: 1)[0]
             if let previous = result.last, previous.start.vertices.count != start.vertices.count {
                 throw LottieError.invalid(path: p + ".s", reason: "has \(start.vertices.count) vertices where key \(j - 1) has \(previous.start.vertices.count)")
@@ -366,8 +392,22 @@ struct LottieReader {
     func number(_ json: JSON, _ key: String, _ path: String) throws -> Double {
         let p = path.isEmpty ? key : "\(path).\(key)"
         guard let value = json[key] else { throw LottieError.invalid(path: p, reason: "is missing") }
-        guard case .number(let n) = value, n.isFinite else { throw LottieError.invalid(path: p, reason: "must be a finite number, not \(value.typeDescription)") }
+        // A one-element array, as some exporters write single numbers, reads as its number.
+        if case .array(let list) = value, list.count == 1, let n = Self.finite(list[0]) { return n }
+        guard let n = Self.finite(value) else { throw LottieError.invalid(path: p, reason: "must be a finite number, not \(value.typeDescription)") }
         return n
+    }
+
+    /// A finite number, or a string that spells one (`"50"`: lottie-web reads them as numbers;
+    /// docs/bad-input.md); nil for anything else.
+    static func finite(_ json: JSON) -> Double? {
+        switch json {
+        case .number(let n): return n.isFinite ? n : nil
+        case .string(let text):
+            guard text.utf8.count <= 64, let n = Double(text), n.isFinite else { return nil }
+            return n
+        default: return nil
+        }
     }
 
     func optionalNumber(_ json: JSON, _ key: String, _ path: String) throws -> Double? {
@@ -401,13 +441,15 @@ struct LottieReader {
     /// A number or an array of numbers, as numbers (all finite).
     func numbers(_ json: JSON, _ path: String) throws -> [Double] {
         switch json {
-        case .number(let n):
-            guard n.isFinite else { throw LottieError.invalid(path: path, reason: "must be finite") }
+        case .number, .string:
+            guard let n = Self.finite(json) else {
+                throw LottieError.invalid(path: path, reason: "must be a number or an array of numbers, not \(json.typeDescription)")
+            }
             return [n]
         case .array(let list):
             guard list.count <= 64 else { throw LottieError.invalid(path: path, reason: "has \(list.count) numbers (at most 64)") }
             return try list.enumerated().map { j, v in
-                guard case .number(let n) = v, n.isFinite else { throw LottieError.invalid(path: "\(path)[\(j)]", reason: "must be a finite number, not \(v.typeDescription)") }
+                guard let n = Self.finite(v) else { throw LottieError.invalid(path: "\(path)[\(j)]", reason: "must be a finite number, not \(v.typeDescription)") }
                 return n
             }
         default:
@@ -415,12 +457,19 @@ struct LottieReader {
         }
     }
 
-    /// `#rrggbb` (or `#rgb`) as a colour.
+    /// The colour of a solid layer without one, or of a paint whose colour has no components:
+    /// white, as rlottie draws them (players differ; docs/bad-input.md).
+    static let defaultColor = Color(red: 1, green: 1, blue: 1)
+
+    /// `#rrggbb`, `#rgb` (CSS's shorthand) or `#rrggbbaa` (the alpha ignored, lottie §4.6) as a
+    /// colour, the `#` optional; nil for any other text (a solid layer draws it black, as rlottie
+    /// and lottie-web do).
     static func color(hex: String) -> Color? {
         var digits = Substring(hex)
         if digits.hasPrefix("#") { digits = digits.dropFirst() }
         if digits.count == 3 { digits = Substring(digits.map { "\($0)\($0)" }.joined()) }
-        guard digits.count == 6, let value = UInt32(digits, radix: 16) else { return nil }
+        if digits.count == 8 { digits = digits.prefix(6) }
+        guard digits.count == 6, digits.allSatisfy(\.isHexDigit), let value = UInt32(digits, radix: 16) else { return nil }
         return Color(red: Double((value >> 16) & 0xFF) / 255, green: Double((value >> 8) & 0xFF) / 255, blue: Double(value & 0xFF) / 255)
     }
 }

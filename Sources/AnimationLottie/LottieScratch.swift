@@ -31,7 +31,6 @@ struct LottieWork {
     var full = UnsafeMutableBufferPointer<AffineTransform>(start: nil, count: 0)
     var layerOpacity = UnsafeMutableBufferPointer<Double>(start: nil, count: 0)
     var groupMatrix = UnsafeMutableBufferPointer<AffineTransform>(start: nil, count: 0)
-    var groupOpacity = UnsafeMutableBufferPointer<Double>(start: nil, count: 0)
     var groupCumulative = UnsafeMutableBufferPointer<Double>(start: nil, count: 0)
     var slotKinds = UnsafeMutableBufferPointer<UInt8>(start: nil, count: 0)
     var slotNumbers = UnsafeMutableBufferPointer<Double>(start: nil, count: 0)
@@ -56,7 +55,7 @@ struct LottieWork {
 
     /// The working memory's size in bytes.
     var bytes: Int {
-        8 * (compositionFrames.count + layerFrames.count + layerOpacity.count + groupOpacity.count + groupCumulative.count
+        8 * (compositionFrames.count + layerFrames.count + layerOpacity.count + groupCumulative.count
              + slotNumbers.count + slotKindCount.count + slotNumberCount.count + trimNumbers.count + segments.count
              + segmentStarts.count + segmentLengths.count + segmentTables.count + slotLengths.count + overflows.count
              + easingGeneration.count)
@@ -93,7 +92,6 @@ struct LottieWork {
         size(&full, p.layers.count, .identity)
         size(&layerOpacity, p.layers.count, 0)
         size(&groupMatrix, p.groups.count, .identity)
-        size(&groupOpacity, p.groups.count, 0)
         size(&groupCumulative, p.groups.count, 0)
         size(&slotKinds, p.scratchKinds, 0)
         size(&slotNumbers, p.scratchNumbers, 0)
@@ -121,7 +119,7 @@ struct LottieWork {
     // was allocated by `reserve` or `init(path:_:)` and is freed exactly here.
     func deallocate() {
         compositionFrames.deallocate(); layerFrames.deallocate(); visible.deallocate(); world.deallocate(); full.deallocate()
-        layerOpacity.deallocate(); groupMatrix.deallocate(); groupOpacity.deallocate(); groupCumulative.deallocate()
+        layerOpacity.deallocate(); groupMatrix.deallocate(); groupCumulative.deallocate()
         slotKinds.deallocate(); slotNumbers.deallocate(); slotKindCount.deallocate(); slotNumberCount.deallocate()
         trimKinds.deallocate(); trimNumbers.deallocate(); segments.deallocate(); segmentFlags.deallocate()
         segmentStarts.deallocate(); segmentLengths.deallocate(); segmentTables.deallocate(); intervals.deallocate()
@@ -145,8 +143,9 @@ struct LottieWork {
                 visible[k] = false
                 continue
             }
-            let cf = compositionFrames[layer.pointee.composition]
-            let f = (cf - layer.pointee.startTime) / layer.pointee.stretch
+            // lottie §1.2: the layer's keys are on its composition's clock; `st` and `sr` map
+            // only a precomposition's children (below).
+            let f = compositionFrames[layer.pointee.composition]
             layerFrames[k] = f
             let local: AffineTransform
             if let constant = layer.pointee.constantMatrix {
@@ -160,13 +159,14 @@ struct LottieWork {
                 local = p.channels.matrix(layer.pointee.transform, atFrame: f, memo: memo, extraRotation: extra)
             }
             world[k] = layer.pointee.parent >= 0 ? local.concatenating(world[layer.pointee.parent]) : local
-            visible[k] = !layer.pointee.hidden && cf >= layer.pointee.inPoint && cf < layer.pointee.outPoint
+            visible[k] = !layer.pointee.hidden && f >= layer.pointee.inPoint && f < layer.pointee.outPoint
             guard visible[k] else { continue }
             full[k] = world[k].concatenating(layer.pointee.owner >= 0 ? full[layer.pointee.owner] : p.fit)
             layerOpacity[k] = (layer.pointee.owner >= 0 ? layerOpacity[layer.pointee.owner] : 1)
                 * (layer.pointee.constantOpacity ?? p.channels.opacity(layer.pointee.transform, atFrame: f, memo: memo))
             if case .precomposition(let child, let remap) = layer.pointee.content, child >= 0 {
-                compositionFrames[child] = remap >= 0 ? p.channels.scalar(remap, atFrame: f, memo: memo) * p.animation.frameRate : f
+                compositionFrames[child] = remap >= 0 ? p.channels.scalar(remap, atFrame: f, memo: memo) * p.animation.frameRate
+                    : (f - layer.pointee.startTime) / layer.pointee.stretch
             }
         }
         }
@@ -206,8 +206,8 @@ struct LottieWork {
             let parent = group.pointee.parent
             groupMatrix[g] = (group.pointee.constantMatrix ?? p.channels.matrix(group.pointee.transform, atFrame: f, memo: memo))
                 .concatenating(parent >= 0 ? groupMatrix[parent] : .identity)
-            groupOpacity[g] = group.pointee.constantOpacity ?? p.channels.opacity(group.pointee.transform, atFrame: f, memo: memo)
-            groupCumulative[g] = (parent >= 0 ? groupCumulative[parent] : 1) * groupOpacity[g]
+            let opacity = group.pointee.constantOpacity ?? p.channels.opacity(group.pointee.transform, atFrame: f, memo: memo)
+            groupCumulative[g] = (parent >= 0 ? groupCumulative[parent] : 1) * opacity
         }
         for s in slots {
             let slot = slotList + s
@@ -256,42 +256,21 @@ struct LottieWork {
                 colorValue = Color(red: at(0, 0), green: at(1, 0), blue: at(2, 0), alpha: at(3, 1))
             }
             let paintOpacity = min(max(p.channels.scalar(paint.pointee.opacity, atFrame: f, memo: memo) / 100, 0), 1)
-            let paintGroup = paint.pointee.group, depth = paint.pointee.depth, isFill = paint.pointee.isFill
+            let paintGroup = paint.pointee.group, isFill = paint.pointee.isFill
             let m = (paintGroup >= 0 ? groupMatrix[paintGroup] : .identity).concatenating(layerMatrix)
             let scale = ((m.a + m.c) * (m.a + m.c) + (m.b + m.d) * (m.b + m.d)).squareRoot() / 2.0.squareRoot()
             let width = isFill || paint.pointee.width < 0 ? 0 : max(p.channels.scalar(paint.pointee.width, atFrame: f, memo: memo), 0) * scale
             let scopeOpacity = paintGroup >= 0 ? groupCumulative[paintGroup] : 1
-            // Paths in deeper groups carry those groups' opacities: consecutive paths with the
-            // same one share a node (as in the reference).
-            var open = false
-            var relativeOpen = 0.0
+            // lottie §4.6: one node per paint with every path it paints (as in the reference).
+            out.beginNode()
             p.slotLists.withUnsafeBufferPointer { lists in
                 for s in UnsafeBufferPointer(rebasing: lists[paint.pointee.slots]) {
-                    var relative = 1.0
-                    var g = slotList[s].group
-                    while g >= 0 && groupList[g].depth > depth {
-                        relative *= groupOpacity[g]
-                        g = groupList[g].parent
-                    }
-                    if open && relative != relativeOpen {
-                        out.endNode(paint: q, isFill: isFill, color: colorValue, width: width,
-                                    opacity: layerOpacity[k] * scopeOpacity * relativeOpen * paintOpacity)
-                        open = false
-                    }
-                    if !open {
-                        out.beginNode()
-                        open = true
-                        relativeOpen = relative
-                    }
                     let slotGroup = slotList[s].group
                     let t = (slotGroup >= 0 ? groupMatrix[slotGroup] : .identity).concatenating(layerMatrix)
                     append(slotList + s, count: s, transform: t, into: &out)
                 }
             }
-            if open {
-                out.endNode(paint: q, isFill: isFill, color: colorValue, width: width,
-                            opacity: layerOpacity[k] * scopeOpacity * relativeOpen * paintOpacity)
-            }
+            out.endNode(paint: q, isFill: isFill, color: colorValue, width: width, opacity: layerOpacity[k] * scopeOpacity * paintOpacity)
         }
         }
         }

@@ -1,5 +1,6 @@
 import AnimationCore
 import AnimationLottie
+import Foundation
 import Testing
 
 /// What a file draws (the geometry of issue "Lottie at scale"), feature by feature of L1, on
@@ -102,14 +103,16 @@ struct LottieGeometryTests {
         #expect(spelled(triangle.path(transform: .translation(x: 1, y: 2))).first == "M 11 12")
     }
 
-    @Test("§4.1 a group's opacity applies to its paths, also when the paint is outside the group: one node per run of equal opacity")
+    @Test("§4.6 one node per paint with every path it paints; a group's opacity around a path only is not applied (as rlottie draws it)")
     func groupOpacityUnderAnOuterPaint() throws {
         let nodes = try lottieFile("group-opacity").nodes(atFrame: 0, size: 100)
-        // Layer 90 % × fill 80 %, times each path's groups: 50 %, 100 % (the ellipse), 25 % (nested), 50 %.
-        #expect(nodes.count == 4)
-        #expect(zip(nodes.map(\.opacity), [0.36, 0.72, 0.18, 0.36]).allSatisfy { near($0, $1, 1e-12) })
-        #expect(nodes.allSatisfy { $0.fill == Color(red: 1, green: 0, blue: 0) })
-        #expect(start(nodes[1]) == Point(x: 50, y: 50), "the ellipse's top, its group moved down 10")
+        // The fill is outside every group: layer 90 % × fill 80 %, whatever the groups' 50 %, 25 %.
+        #expect(nodes.count == 1)
+        #expect(near(nodes[0].opacity, 0.72, 1e-12) && nodes[0].fill == Color(red: 1, green: 0, blue: 0))
+        // Its four subpaths in document order: the half group's square, the ellipse (its group
+        // moved down 10), the nested square, the last square.
+        let moves = nodes[0].path.elements.compactMap { if case .move(let p) = $0 { p } else { nil } }
+        #expect(moves == [Point(x: 25, y: 15), Point(x: 50, y: 50), Point(x: 85, y: 25), Point(x: 25, y: 75)])
     }
 
     @Test("§3.2 §3.3 anchor, scale, rotation and position; a parent's matrix (not its opacity); split position")
@@ -183,6 +186,45 @@ struct LottieGeometryTests {
         #expect(file.nodes(atFrame: 30, size: 100).count == 2, "hidden again from its op")
     }
 
+    @Test("§1.2 a layer's keys are on its composition's clock: its own st shifts nothing; st and sr map only a precomposition's children")
+    func startTimesShiftOnlyChildren() throws {
+        let file = try lottieFile("start-times")   // 200 × 200 at size 200: device pixels are the file's
+        func node(_ f: Double, _ color: Color) -> LottieNode? { file.nodes(atFrame: f, size: 200).first { $0.fill == color } }
+        let dot1 = Color(red: 0.9, green: 0.2, blue: 0.2), dot3 = Color(red: 0.2, green: 0.3, blue: 0.9)
+        let child = Color(red: 0.8, green: 0.6, blue: 0.1), solid = Color(red: 0x33 / 255.0, green: 0x66 / 255.0, blue: 0xcc / 255.0)
+        let inner = Color(red: 0.6, green: 0.1, blue: 0.6), innerSolid = Color(red: 1, green: 0xaa / 255.0, blue: 0)
+        let innermost = Color(red: 0.1, green: 0.6, blue: 0.6)
+        // st −62: the keys 0 → 30 (y 100 → 60) are read at frame 15 itself, halfway (shifting by st
+        // would read frame 77, past the last key: y 100). The marker starts at its corner (+6, −6).
+        #expect(node(15, dot1).flatMap(start) == Point(x: 46, y: 74))
+        // st 20, shown 20 ≤ f < 50; opacity keys 20 → 40 (40 → 100 %) read at f, not f − 20.
+        #expect(node(19, dot3) == nil && node(20, dot3)?.opacity == 0.4 && node(49, dot3)?.opacity == 1 && node(50, dot3) == nil)
+        #expect(near(node(30, dot3)!.opacity, 0.7, 1e-12))
+        // A null parent with st −10 moving 0 → 40 over frames 0 … 40, its child (st 5, shown
+        // 5 … 55) turning 0 → 90° over frames 5 … 45: at 25, the null at x 25, the child at 45°.
+        let c = 0.5.squareRoot()
+        let corner = start(try #require(node(25, child)))!
+        #expect(near(corner.x, 20 + 25 + 15 * c, 1e-9) && near(corner.y, 160 + 5 * c, 1e-9))
+        #expect(node(4, child) == nil && node(5, child) != nil && node(54, child) != nil && node(55, child) == nil)
+        // A solid with st 15, shown 10 … 45, opacity 100 → 20 % over frames 10 … 40.
+        #expect(node(9, solid) == nil && node(44, solid) != nil && node(45, solid) == nil)
+        #expect(near(node(25, solid)!.opacity, 0.6, 1e-12) && node(25, solid).flatMap(start) == Point(x: 180, y: 20))
+        // The precomposition (st 10, sr 2; its own position keys on the root clock, 100 → 140 over
+        // 0 … 60, anchor 50): its children read (f − 10) / 2. At 30: child frame 10, the inner
+        // shape (st −5, its own keys 0 → 20 turning 0 → 90°) at 45° — not at 67.5° (frame 15).
+        let turned = start(try #require(node(30, inner)))!
+        #expect(near(turned.x, 30 + 20 * c - 50 + 120, 1e-9) && near(turned.y, 30 - 50 + 100, 1e-9))
+        // The inner solid (shown 5 … 15 on the child clock): root frames 20 … 40.
+        #expect(node(18, innerSolid) == nil && node(20, innerSolid) != nil && node(38, innerSolid) != nil && node(40, innerSolid) == nil)
+        // The nested precomposition (st 4, sr 0.5, shown 2 … 18 on the child clock) reads
+        // 2 · (child − 4): at 30, 12 → x 10 + 60 · 12/30 = 34; at 19 (child 4.5), 1 → x 12. Its
+        // shape is shown from its own frame 0: child 4, root 18; until the nested op, root 46.
+        #expect(node(30, innermost).flatMap(start) == Point(x: 34 + 4 - 50 + 120, y: 66 - 50 + 100))
+        let odd = start(try #require(node(19, innermost)))!
+        #expect(near(odd.x, 12 + 4 - 50 + 100 + 40 * 19 / 60.0, 1e-9) && odd.y == 116)
+        #expect(node(17, innermost) == nil && node(18, innermost) != nil && node(44, innermost) != nil && node(46, innermost) == nil)
+    }
+
     @Test("§1.2 time remap: the child's clock is tm (seconds) times the frame rate")
     func timeRemap() throws {
         let file = try lottieFile("precomposition-remap")
@@ -213,6 +255,35 @@ struct LottieGeometryTests {
                 "50–100 % of both as one: the last quarter of the first, all of the second")
         // 20–70 % moved by −216° (0.4 of a turn): 60–110 %, drawn as 0–10 % then 60–100 %.
         #expect(ends(nodes[0]) == ["M 0.0 50.0", "to 10.0 50.0", "M 60.0 50.0", "to 100.0 50.0"])
+    }
+
+    @Test("§4.5 §4.6 trims after their paint, a range wrapping as [0, e] then [s, 1], trims composing in document order, sequential runs, width through a non-uniform scale")
+    func trimsAndPaints() throws {
+        let file = try lottieFile("paints-and-trims")   // 256 × 256 at size 256: the file's own pixels
+        func node(_ f: Double, _ stroke: Color) throws -> LottieNode {
+            try #require(file.nodes(atFrame: f, size: 256).first { $0.stroke == stroke })
+        }
+        // A trim listed after its paint still trims it: 10 % to 35 % at frame 15 (its end moving
+        // 10 → 60 % over frames 5 … 25) of the 200-pixel rectangle from its right top corner (90, 180).
+        #expect(spelled(try node(15, Color(red: 1, green: 0, blue: 1)).path) == ["M 90 200", "L 90 220", "L 60 220"])
+        // 72 % … 100 % moved by 90° (a quarter) at frame 25: 97 % … 125 %, drawn as [0, 25 %], then
+        // [97 %, 100 %], each run starting with M and without Z.
+        #expect(spelled(try node(25, Color(red: 0.5, green: 0.5, blue: 0)).path)
+                == ["M 180 180", "L 180 220", "L 170 220", "M 174 180", "L 180 180"])
+        // 0 … 80 %, then 25 … 75 % of what is left (128 of 160 pixels): 32 … 96 of the original.
+        #expect(spelled(try node(15, Color(red: 0, green: 0.5, blue: 0.5)).path) == ["M 240 212", "L 240 220", "L 200 220", "L 200 204"])
+        // Sequential: both rectangles as one path of 200 pixels, 25 % … 68.75 % at frame 10: from
+        // 50 along the first (120) to 17.5 along the second.
+        #expect(spelled(try node(10, Color(red: 0.2, green: 0.2, blue: 0.2)).path)
+                == ["M 35 135", "L 25 135", "L 25 105", "L 55 105", "M 100 110", "L 100 127.5"])
+        // Stroke width 2 in a group scaled 200 × 50 % and turned 30°: 2 · |M·(1, 1)| / √2.
+        let (cosine, sine) = (cos(Double.pi / 6), sin(Double.pi / 6))
+        let m = (a: 2 * cosine, b: 2 * sine, c: -0.5 * sine, d: 0.5 * cosine)
+        let width = 2 * ((m.a + m.c) * (m.a + m.c) + (m.b + m.d) * (m.b + m.d)).squareRoot() / 2.0.squareRoot()
+        #expect(near(try node(0, Color(red: 1, green: 0.5, blue: 0)).strokeWidth, width, 1e-12))
+        // One fill over paths in groups of 50 % and 25 %: one node of two subpaths at the fill's 80 %.
+        let fill = try #require(file.nodes(atFrame: 0, size: 256).first { $0.fill == Color(red: 0, green: 1, blue: 1) })
+        #expect(fill.opacity == 0.8 && fill.path.elements.filter { if case .move = $0 { true } else { false } }.count == 2)
     }
 
     @Test("the geometry document: its exact format, frames outside ip…op refused")

@@ -72,8 +72,61 @@ struct LottieReaderTests {
                 == "assets(a).layers[0].refId: 'a' contains itself")
         #expect(error("{\(head),\"layers\":[{\"ty\":4,\"ip\":0,\"op\":10,\"ks\":{},\"shapes\":[{\"ty\":\"sh\",\"ks\":{\"a\":1,\"k\":[{\"t\":0,\"s\":[{\"c\":false,\"v\":[[0,0]],\"i\":[[0,0]],\"o\":[[0,0]]}]},{\"t\":5,\"s\":[{\"c\":false,\"v\":[[0,0],[1,1]],\"i\":[[0,0],[0,0]],\"o\":[[0,0],[0,0]]}]}]}}]}]}")
                 == "layers[0].shapes[0].ks.k[1].s: has 2 vertices where key 0 has 1")
-        #expect(error("{\(head),\"layers\":[{\"ty\":1,\"sw\":5,\"sh\":5,\"sc\":\"blue\",\"ip\":0,\"op\":10,\"ks\":{}}]}")
+        #expect(error("{\(head),\"layers\":[{\"ty\":1,\"sw\":5,\"sh\":5,\"sc\":5,\"ip\":0,\"op\":10,\"ks\":{}}]}")
                 == "layers[0].sc: must be a colour like \"#ff8800\"")
+    }
+
+    @Test("what players accept: empty and malformed colours, missing optional fields, a last key with only t (docs/bad-input.md)")
+    func valuesPlayersAccept() throws {
+        let file = try lottieFile("players-accept")   // 200 × 200 at size 200
+        func node(_ f: Double, at corner: Point) throws -> LottieNode {
+            try #require(file.nodes(atFrame: f, size: 200).first { start($0) == corner }, "no node starts at \(corner)")
+        }
+        let white = Color(red: 1, green: 1, blue: 1), black = Color(red: 0, green: 0, blue: 0)
+        // Solids (their path starts at (sw, 0)): `sc` empty → white; not a colour → black; in
+        // capitals → read; missing → white.
+        #expect(try node(10, at: Point(x: 40, y: 10)).fill == white)
+        #expect(try node(10, at: Point(x: 80, y: 10)).fill == black)
+        #expect(try node(10, at: Point(x: 120, y: 10)).fill == Color(red: 0x33 / 255.0, green: 0xcc / 255.0, blue: 0x66 / 255.0))
+        #expect(try node(10, at: Point(x: 160, y: 10)).fill == white)
+        // Fills: no components → white, no `c` → white, one component → that red, no `o` → 100 %.
+        #expect(try node(10, at: Point(x: 42, y: 58)).fill == white)
+        #expect(try node(10, at: Point(x: 82, y: 58)).fill == white)
+        #expect(try node(10, at: Point(x: 122, y: 58)).fill == Color(red: 0.5, green: 0, blue: 0))
+        let full = try node(10, at: Point(x: 162, y: 58))
+        #expect(full.fill == Color(red: 0.2, green: 0.4, blue: 0.8) && full.opacity == 1)
+        // A stroke without `w`: width 0 (still a node, as rlottie lists it).
+        let thin = try node(10, at: Point(x: 42, y: 108))
+        #expect(thin.stroke == black && thin.strokeWidth == 0)
+        // Trims without `s` or `e` read 0 there: 0 … 50 % and 0 … 75 % of a 96-pixel square.
+        #expect(spelled(try node(10, at: Point(x: 82, y: 108)).path) == ["M 82 108", "L 82 132", "L 58 132"])
+        #expect(spelled(try node(10, at: Point(x: 122, y: 108)).path) == ["M 122 108", "L 122 132", "L 98 132", "L 98 108"])
+        // An ellipse without `p` sits at its layer's origin (150, 120): its top first.
+        #expect(try node(10, at: Point(x: 150, y: 110)).fill == Color(red: 0.5, green: 0.2, blue: 0.7))
+        // A last key with only `t`: the segment ends at the previous key's `e`, which then holds.
+        #expect(try node(10, at: Point(x: 112, y: 158)).fill == Color(red: 0.3, green: 0.3, blue: 0.3))
+        #expect(try node(25, at: Point(x: 192, y: 158)).fill == Color(red: 0.3, green: 0.3, blue: 0.3))
+    }
+
+    @Test("what lottie-web reads as numbers: one-element arrays, strings of digits, true for a flag (docs/bad-input.md)")
+    func numbersLottieWebReads() throws {
+        let file = try lottieFile("players-loose-numbers")   // 200 × 200 at size 200
+        let nodes = file.nodes(atFrame: 5, size: 200)
+        // `sw: [30]`, `sh: "20"`, `ip: [0]`, `op: "30"`: a 30 × 20 solid at (10, 10), shown.
+        let solid = try #require(nodes.first { $0.fill == Color(red: 0x33 / 255.0, green: 0x66 / 255.0, blue: 0x99 / 255.0) })
+        #expect(spelled(solid.path) == ["M 40 10", "L 40 30", "L 10 30", "L 10 10", "L 40 10", "Z"])
+        // A colour of strings and an opacity of "50"; `h: true` holds the first key until frame 10.
+        let held = try #require(nodes.first { $0.fill == Color(red: 1, green: 0.5, blue: 0) })
+        #expect(held.opacity == 0.5 && start(held) == Point(x: 52, y: 88))
+        #expect(file.nodes(atFrame: 10, size: 200).first { $0.fill == Color(red: 1, green: 0.5, blue: 0) }.flatMap(start)
+                == Point(x: 172, y: 88))
+        // A key's `s` given as a bare number: opacity 20 → 80 % over frames 0 … 20.
+        let faded = try #require(file.nodes(atFrame: 10, size: 200).first { $0.fill == Color(red: 0, green: 0, blue: 0) })
+        #expect(near(faded.opacity, 0.5, 1e-12))
+        // Still refused: a string that is not a number, with the path of the value.
+        #expect(throws: LottieError.invalid(path: "layers[0].ks.p.k", reason: "must be a number or an array of numbers, not a string")) {
+            try LottieAnimation(json: "{\"fr\":30,\"ip\":0,\"op\":10,\"w\":10,\"h\":10,\"layers\":[{\"ty\":4,\"ip\":0,\"op\":10,\"ks\":{\"p\":{\"a\":0,\"k\":\"x\"}}}]}")
+        }
     }
 
     @Test("whole-number fields (ty, ind, parent, lc, lj) that are not whole or lie past ±2^31 are errors naming them, not traps")

@@ -42,6 +42,16 @@ struct RlottieAgreementTests {
         Case(file: "spatial-auto-orient", frames: [1, 3, 6, 10, 14, 19], pointTolerance: 0.5),
         Case(file: "precomposition-solid", frames: [0, 6, 10, 16, 20, 28, 30, 39], pointTolerance: 0.001),
         Case(file: "trims", frames: [0, 9], pointTolerance: 0.05),
+        // Real-world-shaped files (issue "Lottie on real files"): start times on shape, null and
+        // solid layers, st and sr on nested precompositions — even frames, where rlottie's
+        // whole-frame child clock ((f − st) / sr truncated) equals the spec's — on both sides of
+        // every layer's ip and op; values every player accepts; shapes, trims and paints of
+        // lottie §4.4–§4.6 on both sides of each trim's keys. Trims here run over straight
+        // segments, whose lengths rlottie measures exactly.
+        Case(file: "start-times", frames: [0, 2, 4, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 30, 34, 36, 38, 40, 44, 46, 48, 50, 54, 58],
+             pointTolerance: 0.001),
+        Case(file: "players-accept", frames: [0, 5, 10, 19, 20, 25], pointTolerance: 0.001),
+        Case(file: "paints-and-trims", frames: [0, 4, 5, 6, 10, 15, 20, 24, 25, 26, 29], pointTolerance: 0.001),
         // The benchmark files: long trimmed rings (rlottie's flattened lengths: 0.55 px off on a
         // 1,200 px ring, 0.05 %), parenting chains, morphs, and arms moving along spatial tangents
         // (rlottie's approximate arc length, as above: 0.12 px here).
