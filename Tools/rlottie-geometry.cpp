@@ -25,16 +25,14 @@ static void number(double x) {
 
 static bool first = true;
 
-static void node(const LOTNode *n) {
-    if (n->mBrushType != BrushSolid) return;   // gradients are outside L1
-    if (n->mPath.elmCount == 0) return;         // nothing drawn (a stroke trimmed away): AnimationLottie lists no node
-    std::printf(first ? "" : ",");
-    first = false;
-    std::printf("{\"path\":[");
-    const float *p = n->mPath.ptPtr;
-    for (size_t e = 0; e < n->mPath.elmCount; e++) {
+// The clip paths of the layers around the node being printed, outermost first (rlottie gives a
+// precomposition's layer node the precomposition's rectangle, in device pixels).
+static std::vector<const LOTLayerNode *> clips;
+
+static void elements(const float *p, const char *kinds, size_t count) {
+    for (size_t e = 0; e < count; e++) {
         if (e) std::printf(",");
-        switch (n->mPath.elmPtr[e]) {
+        switch (kinds[e]) {
         case 0: std::printf("[\"M\","); number(p[0]); std::printf(","); number(p[1]); std::printf("]"); p += 2; break;
         case 1: std::printf("[\"L\","); number(p[0]); std::printf(","); number(p[1]); std::printf("]"); p += 2; break;
         case 2:
@@ -46,6 +44,15 @@ static void node(const LOTNode *n) {
         default: std::printf("[\"Z\"]"); break;
         }
     }
+}
+
+static void node(const LOTNode *n) {
+    if (n->mBrushType != BrushSolid) return;   // gradients are outside L1
+    if (n->mPath.elmCount == 0) return;         // nothing drawn (a stroke trimmed away): AnimationLottie lists no node
+    std::printf(first ? "" : ",");
+    first = false;
+    std::printf("{\"path\":[");
+    elements(n->mPath.ptPtr, n->mPath.elmPtr, n->mPath.elmCount);
     std::printf("],");
     const char *paint = n->mStroke.enable ? "\"fill\":null,\"stroke\":" : "\"stroke\":null,\"fill\":";
     std::printf("%s[", paint);
@@ -54,14 +61,23 @@ static void node(const LOTNode *n) {
     number(n->mStroke.enable ? n->mStroke.width : 0);
     std::printf(",\"opacity\":");
     number(n->mColor.a / 255.0);
-    std::printf("}");
+    std::printf(",\"clips\":[");
+    for (size_t k = 0; k < clips.size(); k++) {
+        std::printf(k ? ",[" : "[");
+        elements(clips[k]->mClipPath.ptPtr, clips[k]->mClipPath.elmPtr, clips[k]->mClipPath.elmCount);
+        std::printf("]");
+    }
+    std::printf("]}");
 }
 
 // Painter's order: a layer's own nodes, then its sublayers, each list bottom first.
 static void layer(const LOTLayerNode *l) {
     if (!l->mVisible) return;
+    bool clipped = l->mClipPath.elmCount > 0;
+    if (clipped) clips.push_back(l);
     for (size_t i = 0; i < l->mNodeList.size; i++) node(l->mNodeList.ptr[i]);
     for (size_t i = 0; i < l->mLayerList.size; i++) layer(l->mLayerList.ptr[i]);
+    if (clipped) clips.pop_back();
 }
 
 int main(int argc, char **argv) {

@@ -262,3 +262,43 @@ public func aeLottieBatchReadPath(_ pointer: OpaquePointer?, _ instance: Int, _ 
         if let failure { throw failure }
     }
 }
+
+/// The C function `ae_lottie_batch_read_clip` (documented in `animation_engine.h`).
+@_cdecl("ae_lottie_batch_read_clip")
+public func aeLottieBatchReadClip(_ pointer: OpaquePointer?, _ instance: Int, _ node: Int, _ corners: UnsafeMutablePointer<Double>?,
+                                  _ capacity: Int, _ outCount: UnsafeMutablePointer<Int>?, _ outClipped: UnsafeMutablePointer<Int32>?) -> ae_status {
+    call {
+        let handle = try lottieBatch(pointer)
+        guard let outCount, let outClipped else {
+            throw CError(status: AE_ERROR_NULL_POINTER, message: outCount == nil ? "out_count is null" : "out_clipped is null")
+        }
+        guard instance >= 0 && instance < handle.batch.instanceCount else {
+            throw CError(status: AE_ERROR_OUT_OF_RANGE, message: "instance \(instance) is not below \(handle.batch.instanceCount)")
+        }
+        var failure: CError?
+        handle.batch.withGeometry(of: instance) { geometry in
+            guard node >= 0 && node < geometry.count else {
+                failure = CError(status: AE_ERROR_OUT_OF_RANGE, message: "node \(node) is not below \(geometry.count)")
+                return
+            }
+            guard let clip = geometry.clip(of: node) else {
+                outCount.pointee = 0
+                outClipped.pointee = 0
+                return
+            }
+            let count = clip.count / 2
+            outCount.pointee = count
+            outClipped.pointee = 1
+            guard capacity >= count else {
+                failure = CError(status: AE_ERROR_WRONG_SIZE, message: "the clip has \(count) corners; the buffer holds \(capacity)")
+                return
+            }
+            guard count == 0 || corners != nil else {
+                failure = CError(status: AE_ERROR_NULL_POINTER, message: "corners is null")
+                return
+            }
+            for k in 0..<2 * count { corners![k] = Double(clip[k]) }   // checked above: not null when there is a corner
+        }
+        if let failure { throw failure }
+    }
+}

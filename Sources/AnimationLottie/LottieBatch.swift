@@ -55,6 +55,10 @@ public final class LottieBatch {
         var alpha: Float
         var width: Float
         var opacity: Float
+        /// The node's clip polygon: its first number in the instance's numbers, and its corner
+        /// count (−1: nothing clips the node; 0: everything does).
+        var clipStart: Int32
+        var clipCount: Int32
 
         var isFill: Bool { paintAndFill & 1 != 0 }
         var paint: Int { Int(paintAndFill >> 1) }
@@ -151,7 +155,7 @@ public final class LottieBatch {
 
     /// What fills output buffers no tick has written yet.
     private static let emptyNode = NodeRecord(kindStart: 0, kindCount: 0, numberStart: 0, paintAndFill: -1,
-                                              red: 0, green: 0, blue: 0, alpha: 0, width: 0, opacity: 0)
+                                              red: 0, green: 0, blue: 0, alpha: 0, width: 0, opacity: 0, clipStart: 0, clipCount: -1)
 
     /// The output bytes one instance of `program` holds.
     private static func regionBytes(_ program: LottieProgram) -> Int {
@@ -268,7 +272,7 @@ public final class LottieBatch {
 
     /// Whether `batch` is `reference` stored in single precision, which is what a batch promises
     /// for every instance (its nodes against ``LottieAnimation/nodes(atFrame:size:)`` at the same
-    /// frame and size): the same nodes, paint kinds and path elements, and every number (points,
+    /// frame and size): the same nodes, paint kinds, path and clip elements, and every number (points,
     /// colours, width, opacity) the nearest `Float` to the reference's — past Float's range the
     /// infinity it rounds to —; a NaN matches a NaN.
     public static func storesReference(_ batch: [LottieNode], _ reference: [LottieNode]) -> Bool {
@@ -281,18 +285,23 @@ public final class LottieBatch {
             return same(stored.red, exact.red) && same(stored.green, exact.green) && same(stored.blue, exact.blue)
                 && same(stored.alpha, exact.alpha)
         }
-        guard batch.count == reference.count else { return false }
-        for (b, r) in zip(batch, reference) {
-            guard same(b.fill, r.fill), same(b.stroke, r.stroke), same(b.opacity, r.opacity),
-                  same(b.strokeWidth, r.strokeWidth), b.strokeStyle == r.strokeStyle,
-                  b.path.elements.count == r.path.elements.count else { return false }
-            for (e, f) in zip(b.path.elements, r.path.elements) {
+        func same(_ stored: Path, _ exact: Path) -> Bool {
+            guard stored.elements.count == exact.elements.count else { return false }
+            for (e, f) in zip(stored.elements, exact.elements) {
                 switch (e, f) {
                 case (.move, .move), (.line, .line), (.curve, .curve), (.closeSubpath, .closeSubpath): break
                 default: return false
                 }
                 for (u, v) in zip(e.points, f.points) where !same(u.x, v.x) || !same(u.y, v.y) { return false }
             }
+            return true
+        }
+        guard batch.count == reference.count else { return false }
+        for (b, r) in zip(batch, reference) {
+            guard same(b.fill, r.fill), same(b.stroke, r.stroke), same(b.opacity, r.opacity),
+                  same(b.strokeWidth, r.strokeWidth), b.strokeStyle == r.strokeStyle, same(b.path, r.path),
+                  (b.clip == nil) == (r.clip == nil) else { return false }
+            if let stored = b.clip, let exact = r.clip, !same(stored, exact) { return false }
         }
         return true
     }
@@ -340,7 +349,8 @@ public final class LottieBatch {
             // writes past a capacity (it counts an overflow instead).
             var out = OutputSink(nodes: nodes.baseAddress! + outputs[i].nodeStart, nodeCapacity: program.outputNodes,
                                  kinds: kinds.baseAddress! + outputs[i].kindStart, kindCapacity: program.outputKinds,
-                                 numbers: numbers.baseAddress! + outputs[i].numberStart, numberCapacity: program.outputNumbers)
+                                 numbers: numbers.baseAddress! + outputs[i].numberStart, numberCapacity: program.outputPathNumbers,
+                                 clipBase: program.outputPathNumbers)
             work.evaluate(program, frame: frames[i], into: &out)
             outputs[i].nodeCount = out.nodeCount
             if out.dropped { work.overflows[0] += 1 }
@@ -368,8 +378,10 @@ public final class LottieBatch {
                 }
             }
             let style = n.isFill || n.paint < 0 ? nil : programs[programOf[instance]].paints[n.paint].style
+            let clipAt = o.numberStart + Int(n.clipStart)
+            let clip = n.clipCount < 0 ? nil : LottieClip.path(Int(n.clipCount)) { point(clipAt + 2 * $0) }
             return LottieNode(path: path, fill: n.isFill ? n.color : nil, stroke: n.isFill ? nil : n.color,
-                              strokeWidth: Double(n.width), opacity: Double(n.opacity), strokeStyle: style)
+                              strokeWidth: Double(n.width), opacity: Double(n.opacity), strokeStyle: style, clip: clip)
         }
     }
 
@@ -403,7 +415,8 @@ extension LottieBatch: InvariantChecking {
     ///   program's bounds, and no two regions overlap;
     /// - the used and free byte counts are the sums of the regions';
     /// - each drawn node lies inside its instance's region: its elements within the region's
-    ///   elements, its numbers (two per move and line, six per curve) within the region's numbers.
+    ///   elements, its numbers (two per move and line, six per curve) within the region's path
+    ///   numbers, its clip polygon (two numbers per corner) within the region's clip numbers.
     public func invariantViolations(limit: Int = 20) -> [String] {
         var report = InvariantReport(limit: limit)
         report.check(programOf.count == frames.count && outputs.count == frames.count,
@@ -442,8 +455,11 @@ extension LottieBatch: InvariantChecking {
                 }
                 var numbersUsed = 0
                 for e in Int(n.kindStart)..<kindEnd { numbersUsed += [2, 2, 6, 0][min(Int(kinds[o.kindStart + e]), 3)] }
-                report.check(n.numberStart >= 0 && Int(n.numberStart) + numbersUsed <= program.outputNumbers,
+                report.check(n.numberStart >= 0 && Int(n.numberStart) + numbersUsed <= program.outputPathNumbers,
                              "\(name)'s node \(k) has numbers outside its region")
+                report.check(n.clipCount < 0 || (n.clipStart >= program.outputPathNumbers
+                                                 && Int(n.clipStart) + 2 * Int(n.clipCount) <= program.outputNumbers),
+                             "\(name)'s node \(k) has a clip outside its region")
             }
         }
         report.check(used == usedBytes && unused == freeBytes,
@@ -478,6 +494,13 @@ public struct LottieGeometryView {
     public func paint(of k: Int) -> (color: Color, isFill: Bool, strokeWidth: Double, opacity: Double) {
         (nodes[k].color, nodes[k].isFill, Double(nodes[k].width), Double(nodes[k].opacity))
     }
+    /// Node `k`'s clip (``LottieNode/clip``): its corners, two numbers each in single precision,
+    /// in the order the clip path visits them; empty when the precompositions around it have
+    /// nothing in common; nil when nothing clips it.
+    public func clip(of k: Int) -> UnsafeBufferPointer<Float>? {
+        guard nodes[k].clipCount >= 0 else { return nil }
+        return UnsafeBufferPointer(start: numbers + Int(nodes[k].clipStart), count: 2 * Int(nodes[k].clipCount))
+    }
 }
 
 /// Writes nodes into an instance's buffers (raw memory of the batch; bounds from the program).
@@ -487,19 +510,23 @@ struct OutputSink {
     let kinds: UnsafeMutablePointer<UInt8>
     let kindCapacity: Int
     let numbers: UnsafeMutablePointer<Float>
+    /// The paths' numbers: the region's first `numberCapacity`; clip polygons follow from
+    /// `clipBase` (``LottieProgram/outputPathNumbers``).
     let numberCapacity: Int
+    let clipBase: Int
     var nodeCount = 0
     var kindCount = 0
     var numberCount = 0
     var dropped = false
 
     init(nodes: UnsafeMutablePointer<LottieBatch.NodeRecord>, nodeCapacity: Int, kinds: UnsafeMutablePointer<UInt8>, kindCapacity: Int,
-         numbers: UnsafeMutablePointer<Float>, numberCapacity: Int) {
+         numbers: UnsafeMutablePointer<Float>, numberCapacity: Int, clipBase: Int) {
         self.nodes = nodes
         self.nodeCapacity = nodeCapacity
         self.kinds = kinds
         self.kindCapacity = kindCapacity
         self.numbers = numbers
         self.numberCapacity = numberCapacity
+        self.clipBase = clipBase
     }
 }

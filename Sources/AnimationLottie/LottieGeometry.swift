@@ -21,6 +21,12 @@ public struct LottieNode: Sendable, Equatable {
     public var opacity: Double
     /// A stroke's ends and joins (nil for a fill; not part of the geometry document).
     public var strokeStyle: LottieStrokeStyle?
+    /// What the node may draw into, in device pixels, when it is inside precompositions with a
+    /// size (``LottieLayer/clipSize``): the precomposition's rectangle through its layer's
+    /// matrix — M (w, 0) L (w, h) L (0, h) L (0, 0) L (w, 0) Z, as rlottie writes it — or, inside
+    /// several, the convex polygon common to all of them (the same form, one line per corner).
+    /// An empty path when they have nothing in common; nil when nothing clips the node.
+    public var clip: Path? = nil
 }
 
 extension LottieAnimation {
@@ -43,7 +49,7 @@ extension LottieAnimation {
     public func nodes(atFrame frame: Double, size: Double) -> [LottieNode] {
         var nodes: [LottieNode] = []
         var evaluation = LottieFrame(animation: self)
-        evaluation.layers(layers, frame: frame, matrix: fitTransform(size: size), opacity: 1, depth: 0, into: &nodes)
+        evaluation.layers(layers, frame: frame, matrix: fitTransform(size: size), opacity: 1, clip: nil, depth: 0, into: &nodes)
         return nodes
     }
 }
@@ -52,8 +58,11 @@ extension LottieAnimation {
 struct LottieFrame {
     let animation: LottieAnimation
 
+    /// `clip`: the polygon the precompositions around these layers clip them to (device pixels),
+    /// or nil.
     mutating func layers(_ layers: [LottieLayer], frame: Double, matrix base: AffineTransform, opacity: Double,
-                         depth: Int, into nodes: inout [LottieNode]) {
+                         clip: [Point]?, depth: Int, into nodes: inout [LottieNode]) {
+        let clipPath = clip.map { polygon in LottieClip.path(polygon.count) { polygon[$0] } }
         guard depth <= LottieAnimation.maximumNesting else { return }
         // Each layer's matrix, parents first (lottie §3.3); a missing or cyclic parent is ignored.
         var local: [AffineTransform] = []
@@ -78,6 +87,8 @@ struct LottieFrame {
             guard !layer.hidden, frame >= layer.inPoint, frame < layer.outPoint else { continue }
             let m = world[k].concatenating(base)
             let o = opacity * layer.transform.opacity(atFrame: f)
+            let first = nodes.count
+            defer { if clipPath != nil { for j in first..<nodes.count where nodes[j].clip == nil { nodes[j].clip = clipPath } } }
             switch layer.content {
             case .shapes(let items):
                 shapes(items, frame: f, layerMatrix: m, opacity: o, into: &nodes)
@@ -95,7 +106,14 @@ struct LottieFrame {
                 // lottie §1.2: the child's clock is (f − st) / sr, or the remap (seconds, its keys
                 // on this composition's clock like every key of the layer).
                 let childFrame = timeRemap.map { $0.scalar(atFrame: f) * animation.frameRate } ?? Self.childFrame(layer, f)
-                self.layers(inner, frame: childFrame, matrix: m, opacity: o, depth: depth + 1, into: &nodes)
+                // A precomposition with a size clips its layers to its rectangle, within the
+                // clips around it.
+                var innerClip = clip
+                if let size = layer.clipSize {
+                    let corners = LottieClip.corners(size, m)
+                    innerClip = clip.map { LottieClip.intersect(corners, clip: $0) } ?? [corners.0, corners.1, corners.2, corners.3]
+                }
+                self.layers(inner, frame: childFrame, matrix: m, opacity: o, clip: innerClip, depth: depth + 1, into: &nodes)
             case .null:
                 continue
             }
@@ -268,7 +286,9 @@ extension LottieAnimation {
     /// The geometry document for `frames` fitted into `size` × `size` (a published format, read
     /// by independent checks; AnimationLottie's DocC article describes it):
     /// `{"frames":[{"frame":7,"nodes":[{"path":[["M",x,y],["L",x,y],["C",x1,y1,x2,y2,x,y],["Z"]],
-    /// "fill":[r,g,b,a]|null,"stroke":[r,g,b,a]|null,"strokeWidth":w,"opacity":o}]}]}`.
+    /// "fill":[r,g,b,a]|null,"stroke":[r,g,b,a]|null,"strokeWidth":w,"opacity":o}]}]}`, and after
+    /// `opacity`, for a node inside precompositions with a size, `"clip":[["M",x,y],…,["Z"]]`
+    /// (``LottieNode/clip``; absent when nothing clips).
     ///
     /// - Throws: ``LottieError/invalid(path:reason:)`` naming `frames` when a frame is not in
     ///   `ip ≤ f < op` or not finite, or `size` when it is not positive and finite.
@@ -302,8 +322,23 @@ enum LottieGeometryJSON {
     }
 
     static func append(_ node: LottieNode, to out: inout String) {
-        out += "{\"path\":["
-        for (k, element) in node.path.elements.enumerated() {
+        out += "{\"path\":"
+        append(node.path, to: &out)
+        func color(_ c: Color?) -> String {
+            guard let c else { return "null" }
+            return "[\(number(c.red)),\(number(c.green)),\(number(c.blue)),\(number(c.alpha))]"
+        }
+        out += ",\"fill\":\(color(node.fill)),\"stroke\":\(color(node.stroke)),\"strokeWidth\":\(number(node.strokeWidth)),\"opacity\":\(number(node.opacity))"
+        if let clip = node.clip {   // only where a precomposition clips (the fields before it never change)
+            out += ",\"clip\":"
+            append(clip, to: &out)
+        }
+        out += "}"
+    }
+
+    static func append(_ path: Path, to out: inout String) {
+        out += "["
+        for (k, element) in path.elements.enumerated() {
             if k > 0 { out += "," }
             switch element {
             case .move(let p): out += "[\"M\",\(number(p.x)),\(number(p.y))]"
@@ -315,10 +350,6 @@ enum LottieGeometryJSON {
             case .closeSubpath: out += "[\"Z\"]"
             }
         }
-        func color(_ c: Color?) -> String {
-            guard let c else { return "null" }
-            return "[\(number(c.red)),\(number(c.green)),\(number(c.blue)),\(number(c.alpha))]"
-        }
-        out += "],\"fill\":\(color(node.fill)),\"stroke\":\(color(node.stroke)),\"strokeWidth\":\(number(node.strokeWidth)),\"opacity\":\(number(node.opacity))}"
+        out += "]"
     }
 }

@@ -59,6 +59,11 @@ public struct LottieLayer: Sendable {
     public var transform: LottieTransform
     /// What it draws.
     public var content: Content
+    /// A precomposition layer's `w` × `h`: what it shows of its precomposition is clipped to the
+    /// rectangle (0, 0)–(w, h) in its own coordinates, as After Effects and rlottie clip it
+    /// (``LottieNode/clip``). Nil for other layers, and for a precomposition layer without a
+    /// positive `w` and `h` (nothing clipped).
+    public var clipSize: Size? = nil
 }
 
 /// A transform (`ks` of a layer, `tr` of a group; lottie §3.2): anchor, position (possibly split

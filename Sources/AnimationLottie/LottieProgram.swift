@@ -42,6 +42,19 @@ public final class LottieProgram: Sendable {
         /// same functions the reference calls every frame: the same bits).
         var constantMatrix: AffineTransform?
         var constantOpacity: Double?
+        /// A precomposition layer with a size: its clip polygon's place in ``clipSlots``, else −1;
+        /// the size (``LottieLayer/clipSize``).
+        var clipSlot = -1
+        var clipSize = Size(width: 0, height: 0)
+        /// The clip polygon the layer is drawn within (the nearest owner's, ``clipSlots``), or −1.
+        var clip = -1
+    }
+
+    /// Where a precomposition's clip polygon lives in an instance's buffers: `capacity` points
+    /// from point `offset` (4 per precomposition with a size it is inside, its own included).
+    struct ClipSlot: Sendable {
+        var offset: Int
+        var capacity: Int
     }
 
     struct Group: Sendable {
@@ -140,10 +153,16 @@ public final class LottieProgram: Sendable {
     /// The largest slot, for a trim's working space.
     let largestSlotKinds: Int
     let largestSlotNumbers: Int
-    /// An instance's output capacity: nodes, element kinds, numbers.
+    /// Precompositions' clip polygons (``Layer/clipSlot``), their points in total, the largest.
+    let clipSlots: [ClipSlot]
+    let clipPoints: Int
+    let largestClip: Int
+    /// An instance's output capacity: nodes, element kinds, numbers — its paths' numbers
+    /// (`outputPathNumbers`), then two per clip point.
     let outputNodes: Int
     let outputKinds: Int
     let outputNumbers: Int
+    let outputPathNumbers: Int
 
     /// The most element slots one instance's buffers may need: a file past this (trims of trims
     /// of long paths) is refused rather than given unbounded memory.
@@ -181,6 +200,9 @@ public final class LottieProgram: Sendable {
         scratchNumbers = builder.numberTotal
         largestSlotKinds = builder.slots.map(\.kindCapacity).max() ?? 0
         largestSlotNumbers = builder.slots.map(\.pointCapacity).max() ?? 0
+        clipSlots = builder.clipSlots
+        clipPoints = builder.clipSlots.reduce(0) { $0 + $1.capacity }
+        largestClip = builder.clipSlots.map(\.capacity).max() ?? 0
         var nodes = 0, kinds = 0, numbers = 0
         for k in paintOrder {
             switch layers[k].content {
@@ -188,19 +210,20 @@ public final class LottieProgram: Sendable {
                 nodes += 1; kinds += 6; numbers += 10
             case .shapes(_, _, _, let paintRange):
                 for p in paintRange {
-                    nodes += max(1, paints[p].slots.count)
+                    nodes += 1   // one node per paint (lottie §4.6)
                     for s in slotLists[paints[p].slots] { kinds += slots[s].kindCapacity; numbers += 2 * slots[s].pointCapacity }
                 }
             default:
                 break
             }
         }
-        guard kinds <= Self.maximumElements, scratchKinds <= Self.maximumElements else {
+        guard kinds <= Self.maximumElements, scratchKinds <= Self.maximumElements, clipPoints <= Self.maximumElements else {
             throw LottieError.invalid(path: "", reason: "needs more than \(Self.maximumElements) path elements per instance")
         }
         outputNodes = nodes
         outputKinds = kinds
-        outputNumbers = numbers
+        outputPathNumbers = numbers
+        outputNumbers = numbers + 2 * clipPoints
     }
 
     /// Flattens compositions and shape items.
@@ -213,6 +236,8 @@ public final class LottieProgram: Sendable {
         var slots: [Slot] = []
         var trims: [Trim] = []
         var paints: [Paint] = []
+        var clipSlots: [ClipSlot] = []
+        var clipPointTotal = 0
         var kindTotal = 0
         var numberTotal = 0
         var channels = LottieChannels.Builder()
@@ -287,6 +312,17 @@ public final class LottieProgram: Sendable {
                                     stretch: layer.stretch, hidden: layer.hidden, autoOrient: layer.autoOrient, content: content,
                                     constantMatrix: constant ? layer.transform.matrix(atFrame: 0) : nil,
                                     constantOpacity: constant ? layer.transform.opacity(atFrame: 0) : nil))
+                // Drawn within the owner's clip: its own polygon, or the one it is drawn within.
+                let clip = owner >= 0 ? (layers[owner].clipSlot >= 0 ? layers[owner].clipSlot : layers[owner].clip) : -1
+                layers[layers.count - 1].clip = clip
+                if case .precomposition = layer.content, let size = layer.clipSize {
+                    // Nesting is bounded (maximumNesting), so capacities are at most 4 · 65.
+                    let capacity = 4 + (clip >= 0 ? clipSlots[clip].capacity : 0)
+                    layers[layers.count - 1].clipSlot = clipSlots.count
+                    layers[layers.count - 1].clipSize = size
+                    clipSlots.append(ClipSlot(offset: clipPointTotal, capacity: capacity))
+                    clipPointTotal += capacity
+                }
             }
             // Painter's order: the last layer first; a precomposition's layers where it stands.
             for k in list.indices.reversed() {

@@ -128,6 +128,10 @@ struct LottieReader {
         }
         let stretch = try optionalNumber(json, "sr", path) ?? 1
         guard stretch != 0 else { throw LottieError.invalid(path: path + ".sr", reason: "must not be 0") }
+        var clipSize: Size?
+        if case .precomposition = content, let w = try optionalNumber(json, "w", path), let h = try optionalNumber(json, "h", path), w > 0, h > 0 {
+            clipSize = Size(width: w, height: h)
+        }
         return LottieLayer(
             name: json["nm"].flatMap { if case .string(let s) = $0 { s } else { nil } } ?? "",
             index: try optionalInteger(json, "ind", path),
@@ -136,7 +140,7 @@ struct LottieReader {
             startTime: try optionalNumber(json, "st", path) ?? 0, stretch: stretch,
             hidden: flag(json, "hd"), autoOrient: flag(json, "ao"),
             transform: try transform(json["ks"] ?? .object([]), path + ".ks", hasOpacity: true),
-            content: content)
+            content: content, clipSize: clipSize)
     }
 
     // MARK: Shapes

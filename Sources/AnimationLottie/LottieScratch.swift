@@ -52,15 +52,21 @@ struct LottieWork {
     /// The easing memo's entries and its generation (one per instance-frame evaluated).
     var easingEntries = UnsafeMutableBufferPointer<EasingMemo.Entry>(start: nil, count: 0)
     var easingGeneration = UnsafeMutableBufferPointer<Int>(start: nil, count: 0)
+    /// Precompositions' clip polygons (``LottieProgram/clipSlots``), their corner counts, and the
+    /// intersection's second buffer.
+    var clipPolygons = UnsafeMutableBufferPointer<Point>(start: nil, count: 0)
+    var clipCounts = UnsafeMutableBufferPointer<Int>(start: nil, count: 0)
+    var clipTemp = UnsafeMutableBufferPointer<Point>(start: nil, count: 0)
 
     /// The working memory's size in bytes.
     var bytes: Int {
         8 * (compositionFrames.count + layerFrames.count + layerOpacity.count + groupCumulative.count
              + slotNumbers.count + slotKindCount.count + slotNumberCount.count + trimNumbers.count + segments.count
              + segmentStarts.count + segmentLengths.count + segmentTables.count + slotLengths.count + overflows.count
-             + easingGeneration.count)
+             + easingGeneration.count + clipCounts.count)
             + MemoryLayout<Interval>.stride * intervals.count + MemoryLayout<EasingMemo.Entry>.stride * easingEntries.count
             + MemoryLayout<AffineTransform>.stride * (world.count + full.count + groupMatrix.count)
+            + MemoryLayout<Point>.stride * (clipPolygons.count + clipTemp.count)
             + visible.count + slotKinds.count + trimKinds.count + segmentFlags.count
     }
 
@@ -110,6 +116,9 @@ struct LottieWork {
         // Generation 0 marks an entry never written: evaluations start at 1.
         size(&easingEntries, EasingMemo.capacity, EasingMemo.Entry(curve: 0, progress: 0, value: 0, generation: 0))
         size(&easingGeneration, 1, 0)
+        size(&clipPolygons, p.clipPoints, Point(x: 0, y: 0))
+        size(&clipCounts, p.clipSlots.count, 0)
+        size(&clipTemp, p.largestClip, Point(x: 0, y: 0))
     }
 
     /// The easing memo of the instance-frame being evaluated (buffers sized by `reserve`).
@@ -124,6 +133,7 @@ struct LottieWork {
         trimKinds.deallocate(); trimNumbers.deallocate(); segments.deallocate(); segmentFlags.deallocate()
         segmentStarts.deallocate(); segmentLengths.deallocate(); segmentTables.deallocate(); intervals.deallocate()
         slotLengths.deallocate(); overflows.deallocate(); easingEntries.deallocate(); easingGeneration.deallocate()
+        clipPolygons.deallocate(); clipCounts.deallocate(); clipTemp.deallocate()
     }
 
     // MARK: Layers (lottie §1.2, §3)
@@ -164,6 +174,7 @@ struct LottieWork {
             full[k] = world[k].concatenating(layer.pointee.owner >= 0 ? full[layer.pointee.owner] : p.fit)
             layerOpacity[k] = (layer.pointee.owner >= 0 ? layerOpacity[layer.pointee.owner] : 1)
                 * (layer.pointee.constantOpacity ?? p.channels.opacity(layer.pointee.transform, atFrame: f, memo: memo))
+            if layer.pointee.clipSlot >= 0 { clip(p, layer: layer, k, into: &out) }
             if case .precomposition(let child, let remap) = layer.pointee.content, child >= 0 {
                 compositionFrames[child] = remap >= 0 ? p.channels.scalar(remap, atFrame: f, memo: memo) * p.animation.frameRate
                     : (f - layer.pointee.startTime) / layer.pointee.stretch
@@ -181,13 +192,44 @@ struct LottieWork {
                 out.line(Point(x: 0, y: 0).applying(m))
                 out.line(Point(x: w, y: 0).applying(m))
                 out.close()
-                out.endNode(paint: -1, isFill: true, color: color, width: 0, opacity: layerOpacity[k])
+                out.endNode(paint: -1, isFill: true, color: color, width: 0, opacity: layerOpacity[k], clip: clip(p, layer: k))
             case .shapes(let groups, let slots, let trims, let paints):
                 shapes(p, layer: k, groups: groups, slots: slots, trims: trims, paints: paints, into: &out)
             default:
                 continue
             }
         }
+    }
+
+    /// The clip polygon of precomposition layer `layer` (it has a size): its rectangle through its
+    /// full matrix, within the polygon it is drawn in — the reference's `LottieClip` calls.
+    func clip(_ p: LottieProgram, layer: UnsafePointer<LottieProgram.Layer>, _ k: Int, into out: inout OutputSink) {
+        let slot = layer.pointee.clipSlot, within = layer.pointee.clip
+        let offset = p.clipSlots[slot].offset
+        // Unchecked: reserve sized the polygons for every slot's capacity (4 + the capacity of the
+        // one it is within) and the second buffer for the largest; a program with a clip slot has
+        // clip points, so the base addresses exist.
+        let target = clipPolygons.baseAddress! + offset
+        let corners = LottieClip.corners(layer.pointee.clipSize, full[k])
+        let count: Int
+        if within >= 0 {
+            count = LottieClip.intersect(corners, clip: clipPolygons.baseAddress! + p.clipSlots[within].offset, count: clipCounts[within],
+                                         out: target, temp: clipTemp.baseAddress!)
+        } else {
+            (target[0], target[1], target[2], target[3]) = corners
+            count = 4
+        }
+        clipCounts[slot] = count
+        out.storeClip(at: offset, target, count: count)
+    }
+
+    /// Where layer `k`'s nodes are clipped: a clip slot's numbers in the instance's region and
+    /// its corner count, or a count of −1 (nothing clips them).
+    func clip(_ p: LottieProgram, layer k: Int) -> (start: Int32, count: Int32) {
+        let within = p.layers[k].clip
+        guard within >= 0 else { return (0, -1) }
+        // Within 32 bits: the region holds at most 2²⁴ clip points (the program's bound).
+        return (Int32(truncatingIfNeeded: p.outputPathNumbers + 2 * p.clipSlots[within].offset), Int32(truncatingIfNeeded: clipCounts[within]))
     }
 
     // MARK: Shapes (lottie §4)
@@ -270,7 +312,8 @@ struct LottieWork {
                     append(slotList + s, count: s, transform: t, into: &out)
                 }
             }
-            out.endNode(paint: q, isFill: isFill, color: colorValue, width: width, opacity: layerOpacity[k] * scopeOpacity * paintOpacity)
+            out.endNode(paint: q, isFill: isFill, color: colorValue, width: width, opacity: layerOpacity[k] * scopeOpacity * paintOpacity,
+                        clip: clip(p, layer: k))
         }
         }
         }
@@ -747,7 +790,7 @@ extension OutputSink {
     mutating func close() { put(3, (Point(x: 0, y: 0), Point(x: 0, y: 0), Point(x: 0, y: 0)), 0) }
     /// Ends the node begun last; a node that draws nothing (no elements, or opacity 0) is
     /// dropped and its elements given back (as in the reference).
-    mutating func endNode(paint: Int, isFill: Bool, color: Color, width: Double, opacity: Double) {
+    mutating func endNode(paint: Int, isFill: Bool, color: Color, width: Double, opacity: Double, clip: (start: Int32, count: Int32)) {
         guard nodeCount < nodeCapacity else { dropped = true; return }
         let count = kindCount - Int(nodes[nodeCount].kindStart)
         guard count > 0, opacity > 0 else {
@@ -763,7 +806,18 @@ extension OutputSink {
         nodes[nodeCount].alpha = Float(color.alpha)
         nodes[nodeCount].width = Float(width)
         nodes[nodeCount].opacity = Float(opacity)
+        nodes[nodeCount].clipStart = clip.start
+        nodes[nodeCount].clipCount = clip.count
         nodeCount += 1
+    }
+    /// Stores a clip polygon of `count` corners at point `offset` of the clip numbers (its slot:
+    /// the program sized the region for every slot's capacity), in single precision.
+    mutating func storeClip(at offset: Int, _ corners: UnsafePointer<Point>, count: Int) {
+        let at = numbers + clipBase + 2 * offset
+        for k in 0..<count {
+            at[2 * k] = Float(corners[k].x)
+            at[2 * k + 1] = Float(corners[k].y)
+        }
     }
 }
 

@@ -615,6 +615,8 @@ struct LottieGeometry: ParsableCommand {
         The output is {"frames":[{"frame":F,"nodes":[{"path":[["M",x,y],["L",x,y],["C",x1,y1,x2,y2,x,y],["Z"]],
         "fill":[r,g,b,a]|null,"stroke":[r,g,b,a]|null,"strokeWidth":w,"opacity":o}]}]}: nodes in painter's
         order (back to front), one per fill or stroke with the paths it paints, fitted into SIZE × SIZE.
+        A node inside precompositions with a w and h also has "clip":[["M",x,y],["L",x,y],…,["Z"]]
+        after "opacity": the region it may draw into (their rectangles, intersected).
         """
     )
 

@@ -346,6 +346,40 @@ int main(void) {
           near(numbers[1], 45, 1e-12), "path at frame 5: %g %g", numbers[0], numbers[1]);
     CHECK(ae_lottie_batch_read_path(lottie_batch, 1, 0, kinds, 5, numbers, 10) == AE_ERROR_WRONG_SIZE, "short buffer");
     CHECK(ae_lottie_batch_read_path(lottie_batch, 1, 1, kinds, 6, numbers, 10) == AE_ERROR_OUT_OF_RANGE, "no such node");
+    size_t corner_count = 99;
+    int clipped = 99;
+    double corners[8];
+    CHECK(ae_lottie_batch_read_clip(lottie_batch, 1, 0, corners, 4, &corner_count, &clipped) == AE_OK && clipped == 0 &&
+          corner_count == 0, "no precomposition: no clip");
+    CHECK(ae_lottie_batch_read_clip(lottie_batch, 1, 0, corners, 4, NULL, &clipped) == AE_ERROR_NULL_POINTER, "clip: null count");
+    {
+        /* A 40 × 20 precomposition at (10, 30) showing an 80 × 80 solid: the node is clipped to the
+         * precomposition's rectangle, corners (w, 0), (w, h), (0, h), (0, 0) through its layer. */
+        const char *clip_json =
+            "{\"fr\":30,\"ip\":0,\"op\":30,\"w\":100,\"h\":100,\"assets\":[{\"id\":\"p\",\"layers\":[{\"ddd\":0,\"ty\":1,\"ip\":0,"
+            "\"op\":30,\"sw\":80,\"sh\":80,\"sc\":\"#ff0000\",\"ks\":{}}]}],\"layers\":[{\"ddd\":0,\"ty\":0,\"refId\":\"p\",\"w\":40,"
+            "\"h\":20,\"ip\":0,\"op\":30,\"ks\":{\"p\":{\"a\":0,\"k\":[10,30]}}}]}";
+        ae_lottie *clip_lottie = NULL;
+        ae_lottie_batch *clip_batch = NULL;
+        size_t clip_first = 0;
+        CHECK(ae_lottie_create(clip_json, strlen(clip_json), 100, 0, &clip_lottie) == AE_OK &&
+              ae_lottie_batch_create(1, &clip_batch) == AE_OK && ae_lottie_batch_add(clip_batch, clip_lottie, 1, &clip_first) == AE_OK &&
+              ae_lottie_batch_tick(clip_batch) == AE_OK, "a clipped file");
+        CHECK(ae_lottie_batch_read_clip(clip_batch, 0, 0, NULL, 0, &corner_count, &clipped) == AE_ERROR_WRONG_SIZE && clipped == 1 &&
+              corner_count == 4, "clip count asked with no buffer");
+        CHECK(ae_lottie_batch_read_clip(clip_batch, 0, 0, corners, 4, &corner_count, &clipped) == AE_OK && clipped == 1 &&
+              corner_count == 4 && corners[0] == 50 && corners[1] == 30 && corners[2] == 50 && corners[3] == 50 &&
+              corners[4] == 10 && corners[5] == 50 && corners[6] == 10 && corners[7] == 30, "clip corners");
+        CHECK(ae_lottie_batch_read_clip(clip_batch, 0, 1, corners, 4, &corner_count, &clipped) == AE_ERROR_OUT_OF_RANGE, "clip: no such node");
+        size_t clip_json_length = 0;
+        char clip_text[1024];
+        double frame0 = 0;
+        CHECK(ae_lottie_geometry_json(clip_lottie, &frame0, 1, clip_text, sizeof clip_text, &clip_json_length) == AE_OK &&
+              strstr(clip_text, "\"clip\":[[\"M\",50,30],[\"L\",50,50],[\"L\",10,50],[\"L\",10,30],[\"L\",50,30],[\"Z\"]]") != NULL,
+              "geometry json with the clip: %.300s", clip_text);
+        ae_lottie_batch_destroy(clip_batch);
+        ae_lottie_destroy(clip_lottie);
+    }
     CHECK(ae_lottie_batch_read_nodes(lottie_batch, 3, lottie_nodes, 4, &node_count) == AE_ERROR_OUT_OF_RANGE, "no such instance");
     /* Removing instance 0 moves instance 2 (frame 20) into its number; removing the last moves nothing. */
     size_t moved = 0;

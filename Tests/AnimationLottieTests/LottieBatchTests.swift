@@ -11,7 +11,7 @@ import Testing
 struct LottieBatchTests {
     static let files = ["shapes-rectangles", "shapes-ellipse-stroke", "shapes-path-morph", "transforms-parenting", "keyframes",
                         "spatial-auto-orient", "precomposition-solid", "precomposition-remap", "trims", "group-opacity",
-                        "start-times", "players-accept", "players-loose-numbers", "paints-and-trims"]
+                        "start-times", "players-accept", "players-loose-numbers", "paints-and-trims", "precomposition-clips"]
 
     /// The largest difference between two node lists' numbers, or infinity when their shapes differ.
     static func difference(_ a: [LottieNode], _ b: [LottieNode]) -> Double {

@@ -286,6 +286,75 @@ struct LottieGeometryTests {
         #expect(fill.opacity == 0.8 && fill.path.elements.filter { if case .move = $0 { true } else { false } }.count == 2)
     }
 
+    @Test("precomposition clips: w × h through the layer's matrix, nested clips intersecting, none without w and h; in the geometry document")
+    func precompositionClips() throws {
+        let file = try lottieFile("precomposition-clips")   // 200 × 200 at size 200
+        let nodes = file.nodes(atFrame: 0, size: 200)
+        let solid = Color(red: 0x44 / 255.0, green: 0x88 / 255.0, blue: 0xcc / 255.0), disc = Color(red: 0.9, green: 0.5, blue: 0.1)
+        // A: 100 × 60 at (50, 40). Its solid reaches outside; its clip is A's rectangle, (w, 0) first.
+        let clipped = try #require(nodes.first { $0.fill == solid && $0.clip != nil })
+        #expect(spelled(clipped.clip!) == ["M 150 40", "L 150 100", "L 50 100", "L 50 40", "L 150 40", "Z"])
+        // The same composition through a layer without w and h: its solid is not clipped.
+        #expect(nodes.filter { $0.fill == solid }.count == 2 && nodes.contains { $0.fill == solid && $0.clip == nil })
+        // B: 80 × 80 about its centre (40, 40), turned 30°, placed at (80, 30) in A's composition.
+        let c = cos(Double.pi / 6), s = sin(Double.pi / 6)
+        func square(_ m: (Point) -> Point) -> [Point] {
+            [Point(x: 80, y: 0), Point(x: 80, y: 80), Point(x: 0, y: 80), Point(x: 0, y: 0)].map { p in
+                let q = Point(x: p.x - 40, y: p.y - 40)
+                return m(Point(x: q.x * c - q.y * s + 80, y: q.x * s + q.y * c + 30))
+            }
+        }
+        // Through the unclipping layer (50 %, at (20, 130)): B's rectangle alone.
+        let alone = square { Point(x: $0.x * 0.5 + 20, y: $0.y * 0.5 + 130) }
+        let small = try #require(nodes.first { $0.fill == disc && start($0)!.y > 110 })
+        #expect(corners(small.clip!).count == 4 && zip(corners(small.clip!), alone).allSatisfy { near($0.x, $1.x, 1e-9) && near($0.y, $1.y, 1e-9) })
+        // Through A: B's rectangle within A's — the corners of each inside the other and the
+        // crossings of their edges, found here independently of the clipping code.
+        let b = square { Point(x: $0.x + 50, y: $0.y + 40) }
+        let a = [Point(x: 150, y: 40), Point(x: 150, y: 100), Point(x: 50, y: 100), Point(x: 50, y: 40)]
+        var expected = b.filter { inside($0, a) } + a.filter { inside($0, b) }
+        for i in 0..<4 {
+            for j in 0..<4 { if let p = crossing(a[i], a[(i + 1) % 4], b[j], b[(j + 1) % 4]) { expected.append(p) } }
+        }
+        let nested = try #require(nodes.first { $0.fill == disc && start($0)!.y < 110 })
+        let found = corners(nested.clip!)
+        #expect(found.count == 5 && expected.count == 5, "\(found) against \(expected)")
+        #expect(found.allSatisfy { p in expected.contains { near($0.x, p.x, 1e-9) && near($0.y, p.y, 1e-9) } })
+        // The geometry document carries it after the opacity; a node outside every clip has none.
+        let document = try file.geometryJSON(frames: [0], size: 200)
+        #expect(document.contains("\"opacity\":1,\"clip\":[[\"M\",150,40],[\"L\",150,100],[\"L\",50,100],[\"L\",50,40],[\"L\",150,40],[\"Z\"]]}"))
+        #expect(document.components(separatedBy: "\"clip\"").count - 1 == 3)
+    }
+
+    /// A clip's corners: its moves and lines, less the line back to the first.
+    func corners(_ clip: Path) -> [Point] {
+        Array(clip.elements.compactMap { e -> Point? in
+            switch e {
+            case .move(let p), .line(let p): p
+            default: nil
+            }
+        }.dropLast())
+    }
+
+    /// Inside (or on) the convex polygon `polygon`.
+    func inside(_ p: Point, _ polygon: [Point]) -> Bool {
+        let sides = polygon.indices.map { k -> Double in
+            let a = polygon[k], b = polygon[(k + 1) % polygon.count]
+            return (b.x - a.x) * (p.y - a.y) - (b.y - a.y) * (p.x - a.x)
+        }
+        return sides.allSatisfy { $0 >= -1e-9 } || sides.allSatisfy { $0 <= 1e-9 }
+    }
+
+    /// Where segments p–q and r–s cross (not at their ends), if they do.
+    func crossing(_ p: Point, _ q: Point, _ r: Point, _ s: Point) -> Point? {
+        let d = (q.x - p.x) * (s.y - r.y) - (q.y - p.y) * (s.x - r.x)
+        guard d != 0 else { return nil }
+        let t = ((r.x - p.x) * (s.y - r.y) - (r.y - p.y) * (s.x - r.x)) / d
+        let u = ((r.x - p.x) * (q.y - p.y) - (r.y - p.y) * (q.x - p.x)) / d
+        guard t > 1e-12, t < 1 - 1e-12, u > 1e-12, u < 1 - 1e-12 else { return nil }
+        return Point(x: p.x + (q.x - p.x) * t, y: p.y + (q.y - p.y) * t)
+    }
+
     @Test("the geometry document: its exact format, frames outside ip…op refused")
     func geometryDocument() throws {
         let json = """

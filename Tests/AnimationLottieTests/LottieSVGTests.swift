@@ -22,4 +22,16 @@ struct LottieSVGTests {
         #expect(try LottieAnimation(json: json).svg(atFrame: 0, size: 10)
             .contains(#"stroke-linecap="butt" stroke-linejoin="miter" stroke-miterlimit="10""#))
     }
+
+    @Test("a node inside a clipping precomposition is drawn through a clipPath of its clip; one without, as before")
+    func clipsAsClipPaths() throws {
+        let svg = try lottieFile("precomposition-clips").svg(atFrame: 0, size: 200)
+        let lines = svg.split(separator: "\n")
+        #expect(lines.filter { $0.hasPrefix("<clipPath") }.count == 3)
+        #expect(lines.contains(#"<clipPath id="clip2"><path d="M150 40L150 100L50 100L50 40L150 40Z"/></clipPath>"#))
+        let paths = lines.filter { $0.hasPrefix("<path") }
+        #expect(paths.count == 4 && paths.filter { $0.contains("clip-path=") }.count == 3)
+        #expect(paths[2].hasSuffix(#"clip-path="url(#clip2)"/>"#), "A's solid, through A's rectangle")
+        #expect(!paths[0].contains("clip-path"), "the same solid through a layer without w and h")
+    }
 }

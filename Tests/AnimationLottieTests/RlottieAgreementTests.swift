@@ -52,6 +52,10 @@ struct RlottieAgreementTests {
              pointTolerance: 0.001),
         Case(file: "players-accept", frames: [0, 5, 10, 19, 20, 25], pointTolerance: 0.001),
         Case(file: "paints-and-trims", frames: [0, 4, 5, 6, 10, 15, 20, 24, 25, 26, 29], pointTolerance: 0.001),
+        // Precomposition clips: rlottie gives each clipping precomposition's layer node its
+        // rectangle; a node inside one has that rectangle as its clip, inside several the
+        // polygon common to them.
+        Case(file: "precomposition-clips", frames: [0, 10, 20, 29], pointTolerance: 0.001),
         // The benchmark files: long trimmed rings (rlottie's flattened lengths: 0.55 px off on a
         // 1,200 px ring, 0.05 %), parenting chains, morphs, and arms moving along spatial tangents
         // (rlottie's approximate arc length, as above: 0.12 px here).
@@ -134,5 +138,43 @@ struct RlottieAgreementTests {
         #expect(abs(alpha - theirAlpha) <= 1.0 / 255 + 1e-9, "\(place): alpha \(alpha) against \(theirAlpha)")
         let theirWidth = number(their["strokeWidth"]) ?? -1
         #expect(abs(node.strokeWidth - theirWidth) <= 1e-4 * max(1, theirWidth), "\(place): width \(node.strokeWidth) against \(theirWidth)")
+        compareClip(node.clip, their["clips"], tolerance: tolerance, where: place)
+    }
+
+    /// rlottie lists the rectangle of every clipping precomposition around the node; the node's
+    /// clip is that rectangle when there is one (element for element), and inside several the
+    /// polygon within all of them: each of its corners inside or on every rectangle.
+    func compareClip(_ clip: Path?, _ their: JSON?, tolerance: Double, where place: String) {
+        guard case .array(let rectangles)? = their else { Issue.record("\(place): rlottie printed no clips"); return }
+        #expect((clip == nil) == rectangles.isEmpty, "\(place): clip \(clip == nil ? "absent" : "present"), rlottie has \(rectangles.count)")
+        guard let clip, !rectangles.isEmpty else { return }
+        let corners = clip.elements.compactMap { element -> Point? in
+            switch element {
+            case .move(let p), .line(let p): p
+            default: nil
+            }
+        }
+        for rectangle in rectangles {
+            guard case .array(let elements) = rectangle else { continue }
+            let points = elements.compactMap { e -> Point? in
+                let n = numbers(e)
+                return n.count == 2 ? Point(x: n[0], y: n[1]) : nil
+            }
+            guard points.count == 5 else { Issue.record("\(place): rlottie's clip has \(points.count) points"); continue }
+            if rectangles.count == 1 {
+                #expect(corners.count == 5 && zip(corners, points).allSatisfy { abs($0.x - $1.x) <= tolerance && abs($0.y - $1.y) <= tolerance },
+                        "\(place): clip \(corners) against \(points)")
+            }
+            // Inside a convex polygon: on one side of every edge (the side of its orientation).
+            let area = (0..<4).reduce(0.0) { $0 + points[$1].x * points[$1 + 1].y - points[$1 + 1].x * points[$1].y }
+            for p in corners {
+                let inside = (0..<4).allSatisfy { k in
+                    let a = points[k], b = points[k + 1]
+                    let side = (b.x - a.x) * (p.y - a.y) - (b.y - a.y) * (p.x - a.x)
+                    return side * (area > 0 ? 1 : -1) >= -tolerance * ((b.x - a.x).magnitude + (b.y - a.y).magnitude)
+                }
+                #expect(inside, "\(place): clip corner \(p) outside rlottie's rectangle \(points)")
+            }
+        }
     }
 }

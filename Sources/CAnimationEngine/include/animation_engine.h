@@ -280,6 +280,15 @@ ae_status ae_lottie_batch_read_nodes(ae_lottie_batch *batch, size_t instance, ae
  * buffers must hold the node's element_count and number_count. */
 ae_status ae_lottie_batch_read_path(ae_lottie_batch *batch, size_t instance, size_t node, int *kinds, size_t kind_capacity,
                                     double *numbers, size_t number_capacity);
+/* Node `node`'s clip: what the precompositions around it (those with a w and h) let it draw into,
+ * in device pixels — a convex polygon, its corners' x, y to corners (single precision, like the
+ * path) and their count to *out_count; a precomposition's rectangle alone has 4, in the order
+ * (w, 0), (w, h), (0, h), (0, 0) through its layer's matrix. *out_clipped is 0 when nothing clips
+ * the node (count 0), 1 when something does (count 0 then means: everything is clipped). corners
+ * may be null when capacity is 0, to ask for the count; a count past capacity is
+ * AE_ERROR_WRONG_SIZE with the count and *out_clipped set. */
+ae_status ae_lottie_batch_read_clip(ae_lottie_batch *batch, size_t instance, size_t node, double *corners, size_t capacity,
+                                    size_t *out_count, int *out_clipped);
 
 /* Internal: sets the calling thread's message (used by the Swift implementation). */
 void ae_internal_set_message(const char *message);
