@@ -61,6 +61,7 @@ let package = Package(
             name: "perf-report",
             dependencies: [
                 .product(name: "AnimationScene", package: root),
+                .product(name: "AnimationLottie", package: root),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

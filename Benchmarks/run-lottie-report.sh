@@ -5,12 +5,26 @@
 #
 #   Benchmarks/run-lottie-report.sh                # N = 1, 100, 1000, 10000, 3 repetitions → perf-reports/<date>-lottie-<commit>/
 #   Benchmarks/run-lottie-report.sh --smoke DIR    # N = 1, 100, short runs, for CI: fails if a row could not run
+#   Benchmarks/run-lottie-report.sh --real FOLDER [--real-only] [DIR]
+#       also every *.json in FOLDER (real files, kept outside the repository: players' sample
+#       files), read leniently, at 100 and 1,000 instances, 3 repetitions: ours on 1 and 2
+#       threads beside rlottie on one (a file outside L1 even so is listed as skipped);
+#       --real-only measures only those. Then perf-report lottie writes lottie-summary.md: per
+#       file its layers, paths, paints, trims, keyframes, both ticks and the ratio, with charts.
 #
 # Requires: libbenchmark-dev, librlottie-dev (apt-get install -y libbenchmark-dev librlottie-dev).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-smoke=0
-if [ "${1:-}" = "--smoke" ]; then smoke=1; shift; fi
+smoke=0 real="" real_only=0
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --smoke) smoke=1; shift ;;
+        --real) real=$(cd "${2:?--real takes a folder of Lottie files}" && pwd); shift 2 ;;
+        --real-only) real_only=1; shift ;;
+        *) break ;;
+    esac
+done
+if [ $real_only = 1 ] && [ -z "$real" ]; then echo "--real-only needs --real FOLDER" >&2; exit 2; fi
 commit=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
 day=$(date -u +%Y-%m-%d)
 out=${1:-perf-reports/$day-lottie-$commit}
@@ -28,21 +42,34 @@ else
     sizes=1,100,1000,10000; options=(--benchmark_min_time=0.5 --benchmark_repetitions=3 --benchmark_enable_random_interleaving=true)
 fi
 
-echo "== building lottie-shim (the engine with ${build[*]}) =="
-(cd Benchmarks && swift build -c release "${build[@]}" --scratch-path "$build_dir" --product lottie-shim 2>&1 | tail -n 1)
+echo "== building lottie-shim and perf-report (the engine with ${build[*]}) =="
+for product in lottie-shim perf-report; do
+    (cd Benchmarks && swift build -c release "${build[@]}" --scratch-path "$build_dir" --product "$product" 2>&1 | tail -n 1)
+done
 
 cpu=$(grep -m1 "model name" /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//' || echo unknown)
 cat > "$out/environment.json" <<JSON
 {"date": "$day", "commit": "$commit", "cpu": "$cpu", "processors": "$(nproc)",
  "os": "$(. /etc/os-release && echo "$PRETTY_NAME")", "swift": "$(swift --version 2>&1 | head -n 1 | sed 's/"/\\"/g')",
  "engineBuild": "$build_note", "rlottie": "$(dpkg-query -W -f='${Version}' librlottie-dev 2>/dev/null || echo unknown)",
- "instances": "$sizes", "files": "$files"}
+ "instances": "$sizes", "files": "$files", "realFiles": "${real:+every *.json of a folder outside the repository}"}
 JSON
 
-echo "== lottie-shim =="
-"Benchmarks/$build_dir/release/lottie-shim" --lottie-files=$files --instances=$sizes "${options[@]}" \
-    --benchmark_out="$out/lottie-shim.json" --benchmark_out_format=json | tee "$out/lottie-shim.txt"
-if grep -q "ERROR OCCURRED" "$out/lottie-shim.txt"; then
-    echo "lottie-shim: a row could not run (see above)" >&2
-    exit 1
+if [ $real_only = 0 ]; then
+    echo "== lottie-shim =="
+    "Benchmarks/$build_dir/release/lottie-shim" --lottie-files=$files --instances=$sizes "${options[@]}" \
+        --benchmark_out="$out/lottie-shim.json" --benchmark_out_format=json | tee "$out/lottie-shim.txt"
+    if grep -q "ERROR OCCURRED" "$out/lottie-shim.txt"; then
+        echo "lottie-shim: a row could not run (see above)" >&2
+        exit 1
+    fi
 fi
+if [ -n "$real" ]; then
+    echo "== lottie-shim: real files in $real =="
+    real_files=$(find "$real" -maxdepth 1 -name '*.json' | sort | paste -sd, -)
+    [ -n "$real_files" ] || { echo "no *.json in $real" >&2; exit 2; }
+    "Benchmarks/$build_dir/release/lottie-shim" --lottie-files= --real-files="$real_files" --real-instances=100,1000 \
+        --benchmark_min_time=0.5 --benchmark_repetitions=3 --benchmark_enable_random_interleaving=true \
+        --benchmark_out="$out/lottie-real.json" --benchmark_out_format=json | tee "$out/lottie-real.txt"
+fi
+"Benchmarks/$build_dir/release/perf-report" lottie "$out" ${real:+--real "$real"}

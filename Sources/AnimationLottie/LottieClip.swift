@@ -23,23 +23,24 @@ enum LottieClip {
     static func intersect(_ corners: (Point, Point, Point, Point), clip: UnsafePointer<Point>, count m: Int,
                           out: UnsafeMutablePointer<Point>, temp: UnsafeMutablePointer<Point>) -> Int {
         // The clip's orientation decides which side of an edge is inside.
+        guard m >= 3 else { return 0 }
         var area = 0.0
         for i in 0..<m {
-            let a = clip[i], b = clip[(i + 1) % m]
+            let a = clip[i], b = clip[i + 1 < m ? i + 1 : 0]   // no `%`: an integer division per corner
             area += a.x * b.y - b.x * a.y
         }
-        guard m >= 3, area != 0, area.isFinite else { return 0 }
+        guard area != 0, area.isFinite else { return 0 }
         let sign = area > 0 ? 1.0 : -1.0
         // Ping-pong between the buffers, ending in `out`: start where m cuts land in `out`.
         var source = m % 2 == 0 ? out : temp, target = m % 2 == 0 ? temp : out
         source[0] = corners.0; source[1] = corners.1; source[2] = corners.2; source[3] = corners.3
         var count = 4
         for i in 0..<m {
-            let a = clip[i], b = clip[(i + 1) % m]
+            let a = clip[i], b = clip[i + 1 < m ? i + 1 : 0]
             func side(_ p: Point) -> Double { sign * ((b.x - a.x) * (p.y - a.y) - (b.y - a.y) * (p.x - a.x)) }
             var kept = 0
             for j in 0..<count {
-                let p = source[j], q = source[(j + 1) % count]
+                let p = source[j], q = source[j + 1 < count ? j + 1 : 0]
                 let sp = side(p), sq = side(q)
                 if sp >= 0 { target[kept] = p; kept += 1 }
                 if (sp >= 0) != (sq >= 0) {

@@ -57,6 +57,9 @@ struct LottieWork {
     var clipPolygons = UnsafeMutableBufferPointer<Point>(start: nil, count: 0)
     var clipCounts = UnsafeMutableBufferPointer<Int>(start: nil, count: 0)
     var clipTemp = UnsafeMutableBufferPointer<Point>(start: nil, count: 0)
+    /// Per layer, where its nodes' clip lies in the output (``clip(_:layer:)``), set as the layer
+    /// is evaluated: looked up once per layer, not once per node.
+    var layerClips = UnsafeMutableBufferPointer<(start: Int32, count: Int32)>(start: nil, count: 0)
 
     /// The working memory's size in bytes.
     var bytes: Int {
@@ -66,7 +69,7 @@ struct LottieWork {
              + easingGeneration.count + clipCounts.count)
             + MemoryLayout<Interval>.stride * intervals.count + MemoryLayout<EasingMemo.Entry>.stride * easingEntries.count
             + MemoryLayout<AffineTransform>.stride * (world.count + full.count + groupMatrix.count)
-            + MemoryLayout<Point>.stride * (clipPolygons.count + clipTemp.count)
+            + MemoryLayout<Point>.stride * (clipPolygons.count + clipTemp.count) + 8 * layerClips.count
             + visible.count + slotKinds.count + trimKinds.count + segmentFlags.count
     }
 
@@ -119,6 +122,7 @@ struct LottieWork {
         size(&clipPolygons, p.clipPoints, Point(x: 0, y: 0))
         size(&clipCounts, p.clipSlots.count, 0)
         size(&clipTemp, p.largestClip, Point(x: 0, y: 0))
+        size(&layerClips, p.layers.count, (0, -1))
     }
 
     /// The easing memo of the instance-frame being evaluated (buffers sized by `reserve`).
@@ -133,7 +137,7 @@ struct LottieWork {
         trimKinds.deallocate(); trimNumbers.deallocate(); segments.deallocate(); segmentFlags.deallocate()
         segmentStarts.deallocate(); segmentLengths.deallocate(); segmentTables.deallocate(); intervals.deallocate()
         slotLengths.deallocate(); overflows.deallocate(); easingEntries.deallocate(); easingGeneration.deallocate()
-        clipPolygons.deallocate(); clipCounts.deallocate(); clipTemp.deallocate()
+        clipPolygons.deallocate(); clipCounts.deallocate(); clipTemp.deallocate(); layerClips.deallocate()
     }
 
     // MARK: Layers (lottie §1.2, §3)
@@ -171,10 +175,15 @@ struct LottieWork {
             world[k] = layer.pointee.parent >= 0 ? local.concatenating(world[layer.pointee.parent]) : local
             visible[k] = !layer.pointee.hidden && f >= layer.pointee.inPoint && f < layer.pointee.outPoint
             guard visible[k] else { continue }
-            full[k] = world[k].concatenating(layer.pointee.owner >= 0 ? full[layer.pointee.owner] : p.fit)
+            let matrix = world[k].concatenating(layer.pointee.owner >= 0 ? full[layer.pointee.owner] : p.fit)
+            full[k] = matrix
             layerOpacity[k] = (layer.pointee.owner >= 0 ? layerOpacity[layer.pointee.owner] : 1)
                 * (layer.pointee.constantOpacity ?? p.channels.opacity(layer.pointee.transform, atFrame: f, memo: memo))
-            if layer.pointee.clipSlot >= 0 { clip(p, layer: layer, k, into: &out) }
+            // Set for every drawn layer: the buffers serve every program of the batch in turn.
+            layerClips[k] = layer.pointee.clip >= 0 ? clip(p, within: layer.pointee.clip) : (0, -1)
+            // The matrix passed as computed: read back from `full` at once, its stores had not
+            // reached the cache (a stalled load, 8 % of a tick of a file of 9 clips).
+            if layer.pointee.clipSlot >= 0 { clip(p, layer: layer, matrix, into: &out) }
             if case .precomposition(let child, let remap) = layer.pointee.content, child >= 0 {
                 compositionFrames[child] = remap >= 0 ? p.channels.scalar(remap, atFrame: f, memo: memo) * p.animation.frameRate
                     : (f - layer.pointee.startTime) / layer.pointee.stretch
@@ -192,7 +201,7 @@ struct LottieWork {
                 out.line(Point(x: 0, y: 0).applying(m))
                 out.line(Point(x: w, y: 0).applying(m))
                 out.close()
-                out.endNode(paint: -1, isFill: true, color: color, width: 0, opacity: layerOpacity[k], clip: clip(p, layer: k))
+                out.endNode(paint: -1, isFill: true, color: color, width: 0, opacity: layerOpacity[k], clip: layerClips[k])
             case .shapes(let groups, let slots, let trims, let paints):
                 shapes(p, layer: k, groups: groups, slots: slots, trims: trims, paints: paints, into: &out)
             default:
@@ -203,14 +212,14 @@ struct LottieWork {
 
     /// The clip polygon of precomposition layer `layer` (it has a size): its rectangle through its
     /// full matrix, within the polygon it is drawn in — the reference's `LottieClip` calls.
-    func clip(_ p: LottieProgram, layer: UnsafePointer<LottieProgram.Layer>, _ k: Int, into out: inout OutputSink) {
+    func clip(_ p: LottieProgram, layer: UnsafePointer<LottieProgram.Layer>, _ matrix: AffineTransform, into out: inout OutputSink) {
         let slot = layer.pointee.clipSlot, within = layer.pointee.clip
         let offset = p.clipSlots[slot].offset
         // Unchecked: reserve sized the polygons for every slot's capacity (4 + the capacity of the
         // one it is within) and the second buffer for the largest; a program with a clip slot has
         // clip points, so the base addresses exist.
         let target = clipPolygons.baseAddress! + offset
-        let corners = LottieClip.corners(layer.pointee.clipSize, full[k])
+        let corners = LottieClip.corners(layer.pointee.clipSize, matrix)
         let count: Int
         if within >= 0 {
             count = LottieClip.intersect(corners, clip: clipPolygons.baseAddress! + p.clipSlots[within].offset, count: clipCounts[within],
@@ -223,13 +232,12 @@ struct LottieWork {
         out.storeClip(at: offset, target, count: count)
     }
 
-    /// Where layer `k`'s nodes are clipped: a clip slot's numbers in the instance's region and
-    /// its corner count, or a count of −1 (nothing clips them).
-    func clip(_ p: LottieProgram, layer k: Int) -> (start: Int32, count: Int32) {
-        let within = p.layers[k].clip
-        guard within >= 0 else { return (0, -1) }
+    /// Where the nodes of a layer drawn within clip slot `within` find their clip: the slot's
+    /// numbers in the instance's region and its corner count (the owner's polygon, computed
+    /// before the layer: owners come first).
+    func clip(_ p: LottieProgram, within: Int) -> (start: Int32, count: Int32) {
         // Within 32 bits: the region holds at most 2²⁴ clip points (the program's bound).
-        return (Int32(truncatingIfNeeded: p.outputPathNumbers + 2 * p.clipSlots[within].offset), Int32(truncatingIfNeeded: clipCounts[within]))
+        (Int32(truncatingIfNeeded: p.outputPathNumbers + 2 * p.clipSlots[within].offset), Int32(truncatingIfNeeded: clipCounts[within]))
     }
 
     // MARK: Shapes (lottie §4)
@@ -313,7 +321,7 @@ struct LottieWork {
                 }
             }
             out.endNode(paint: q, isFill: isFill, color: colorValue, width: width, opacity: layerOpacity[k] * scopeOpacity * paintOpacity,
-                        clip: clip(p, layer: k))
+                        clip: layerClips[k])
         }
         }
         }

@@ -16,6 +16,9 @@
 // (Tests/AnimationLottieTests/RlottieAgreementTests.swift).
 //
 //   lottie-shim --lottie-files=a.json,b.json --instances=1,100,1000,10000 [google-benchmark flags]
+//   lottie-shim --lottie-files= --real-files=x.json,y.json --real-instances=1000
+// Real files (players' sample files, kept outside the repository) are read leniently; one that is
+// outside L1 even so is skipped with its reason on standard output.
 #include "animation_engine.h"
 
 #include <benchmark/benchmark.h>
@@ -84,6 +87,9 @@ struct File {
     std::string path, name, json;
     double inPoint = 0, outPoint = 0;
     size_t frames = 0;
+    /// Real files (--real-files) are read leniently: what is purely cosmetic outside L1 (blend
+    /// modes, layer effects, dashes) is skipped, as a player would draw them without it.
+    int lenient = 0;
 };
 std::vector<File> files;
 std::vector<int64_t> instanceCounts = {1, 100, 1000, 10000};
@@ -161,7 +167,7 @@ std::unique_ptr<Ours> makeOurs(const File &f, size_t n, int threads) {
     auto o = std::make_unique<Ours>();
     o->threads = threads;
     size_t before = heapInUse();
-    if (!check(ae_lottie_create(f.json.data(), f.json.size(), double(kSize), 0, &o->lottie), "ae_lottie_create")
+    if (!check(ae_lottie_create(f.json.data(), f.json.size(), double(kSize), f.lenient, &o->lottie), "ae_lottie_create")
         || !check(ae_lottie_batch_create(threads, &o->batch), "ae_lottie_batch_create")
         || !check(ae_lottie_batch_add(o->batch, o->lottie, n, &o->first), "ae_lottie_batch_add")) return nullptr;
     o->frames.resize(n);
@@ -288,7 +294,7 @@ void SetupOurs(benchmark::State &state, size_t file, size_t n) {
     for (auto _ : state) {
         auto t0 = std::chrono::steady_clock::now();
         ae_lottie *lottie = nullptr;
-        if (!check(ae_lottie_create(f.json.data(), f.json.size(), double(kSize), 0, &lottie), "ae_lottie_create")) {
+        if (!check(ae_lottie_create(f.json.data(), f.json.size(), double(kSize), f.lenient, &lottie), "ae_lottie_create")) {
             state.SkipWithError("parse failed");
             return;
         }
@@ -341,53 +347,100 @@ std::vector<std::string> split(const std::string &list) {
 
 }  // namespace
 
+// Reads `path` into a File; a file AnimationLottie refuses is an error (the generated files), or,
+// for real files, skipped with the reason (outside L1 even when read leniently).
+bool load(const std::string &path, bool real, File &f, bool &skipped) {
+    skipped = false;
+    std::ifstream in(path, std::ios::binary);
+    if (!in) { std::fprintf(stderr, "lottie-shim: cannot read %s\n", path.c_str()); return false; }
+    f.path = path;
+    f.lenient = real ? 1 : 0;
+    f.json.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+    size_t slash = path.find_last_of('/');
+    f.name = path.substr(slash == std::string::npos ? 0 : slash + 1);
+    if (f.name.size() > 5 && f.name.compare(f.name.size() - 5, 5, ".json") == 0) f.name.resize(f.name.size() - 5);
+    ae_lottie *lottie = nullptr;
+    double rate = 0, width = 0, height = 0;
+    if (ae_lottie_create(f.json.data(), f.json.size(), double(kSize), f.lenient, &lottie) != AE_OK) {
+        if (real) {
+            std::printf("lottie-shim: skipped %s: %s\n", f.name.c_str(), ae_last_error_message());
+            skipped = true;
+            return true;
+        }
+        return check(AE_ERROR_INVALID_ARGUMENT, path.c_str());
+    }
+    bool ok = check(ae_lottie_info(lottie, &rate, &f.inPoint, &f.outPoint, &width, &height), "ae_lottie_info");
+    ae_lottie_destroy(lottie);
+    if (!ok) return false;
+    double count = f.outPoint - f.inPoint;
+    if (!(count >= 1)) { std::fprintf(stderr, "lottie-shim: %s has no frames\n", path.c_str()); return false; }
+    f.frames = size_t(count);
+    return true;
+}
+
 int main(int argc, char **argv) {
     std::vector<char *> rest;
     std::vector<std::string> paths = {"Benchmarks/Lottie/loader-12.json", "Benchmarks/Lottie/logo-48.json"};
+    std::vector<std::string> realPaths;
+    std::vector<int64_t> realCounts = {1000};
     for (int i = 0; i < argc; i++) {
         std::string a = argv[i];
         if (a.rfind("--lottie-files=", 0) == 0) {
             paths = split(a.substr(15));
-        } else if (a.rfind("--instances=", 0) == 0) {
-            instanceCounts.clear();
-            for (const std::string &item : split(a.substr(12))) {
+        } else if (a.rfind("--real-files=", 0) == 0) {
+            realPaths = split(a.substr(13));
+        } else if (a.rfind("--instances=", 0) == 0 || a.rfind("--real-instances=", 0) == 0) {
+            bool real = a[2] == 'r';
+            std::vector<int64_t> &counts = real ? realCounts : instanceCounts;
+            counts.clear();
+            for (const std::string &item : split(a.substr(a.find('=') + 1))) {
                 long long n = std::strtoll(item.c_str(), nullptr, 10);
                 if (n < 1 || n > 100000) { std::fprintf(stderr, "lottie-shim: --instances takes counts in 1…100000\n"); return 2; }
-                instanceCounts.push_back(n);
+                counts.push_back(n);
             }
         } else {
             rest.push_back(argv[i]);
         }
     }
-    if (paths.empty() || instanceCounts.empty()) {
-        std::fprintf(stderr, "lottie-shim: give --lottie-files=a.json,… and --instances=1,100,…\n");
+    if ((paths.empty() && realPaths.empty()) || instanceCounts.empty() || realCounts.empty()) {
+        std::fprintf(stderr, "lottie-shim: give --lottie-files=a.json,… (or --real-files=…) and --instances=1,100,…\n");
         return 2;
     }
     for (const std::string &path : paths) {
-        std::ifstream in(path, std::ios::binary);
-        if (!in) { std::fprintf(stderr, "lottie-shim: cannot read %s\n", path.c_str()); return 2; }
         File f;
-        f.path = path;
-        f.json.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-        size_t slash = path.find_last_of('/');
-        f.name = path.substr(slash == std::string::npos ? 0 : slash + 1);
-        if (f.name.size() > 5 && f.name.compare(f.name.size() - 5, 5, ".json") == 0) f.name.resize(f.name.size() - 5);
-        ae_lottie *lottie = nullptr;
-        double rate = 0, width = 0, height = 0;
-        if (!check(ae_lottie_create(f.json.data(), f.json.size(), double(kSize), 0, &lottie), path.c_str())
-            || !check(ae_lottie_info(lottie, &rate, &f.inPoint, &f.outPoint, &width, &height), "ae_lottie_info")) return 2;
-        ae_lottie_destroy(lottie);
-        double count = f.outPoint - f.inPoint;
-        if (!(count >= 1)) { std::fprintf(stderr, "lottie-shim: %s has no frames\n", path.c_str()); return 2; }
-        f.frames = size_t(count);
+        bool skipped = false;
+        if (!load(path, false, f, skipped)) return 2;
         files.push_back(f);
+    }
+    size_t generated = files.size();
+    for (const std::string &path : realPaths) {
+        File f;
+        bool skipped = false;
+        if (!load(path, true, f, skipped)) return 2;
+        if (!skipped) files.push_back(f);
     }
     rlottie = new RLottie();
     if (!rlottie->available()) std::fprintf(stderr, "lottie-shim: rlottie rows skipped: %s\n", rlottie->missing.c_str());
     int restCount = int(rest.size());
     benchmark::Initialize(&restCount, rest.data());
 
-    for (size_t k = 0; k < files.size(); k++) {
+    // Real files: one tick per instance count, ours on 1 and 2 threads beside rlottie on one
+    // (rows "tick/ours-real/NAME/N/threads:T", "tick/rlottie-real/NAME/N/threads:1").
+    for (size_t k = generated; k < files.size(); k++) {
+        for (int64_t n : realCounts) {
+            std::string suffix = files[k].name + "/" + std::to_string(n);
+            size_t count = size_t(n);
+            for (int threads : {1, 2}) {
+                benchmark::RegisterBenchmark(("tick/ours-real/" + suffix + "/threads:" + std::to_string(threads)).c_str(),
+                                             [k, count, threads](benchmark::State &s) { TickOurs(s, k, count, threads); })
+                    ->UseRealTime()->Unit(benchmark::kMillisecond);
+            }
+            benchmark::RegisterBenchmark(("tick/rlottie-real/" + suffix + "/threads:1").c_str(),
+                                         [k, count](benchmark::State &s) { TickTheirs(s, k, count, 1, false); })
+                ->UseRealTime()->Unit(benchmark::kMillisecond);
+        }
+    }
+    for (size_t k = 0; k < generated; k++) {
         const std::string &name = files[k].name;
         for (int64_t n : instanceCounts) {
             std::string suffix = name + "/" + std::to_string(n);

@@ -13,7 +13,7 @@ struct PerfReport: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "perf-report",
         abstract: "Summarise a benchmark report folder, or compare two of them.",
-        subcommands: [Summarize.self, Compare.self, Check.self]
+        subcommands: [Summarize.self, Compare.self, Check.self, LottieSummary.self]
     )
 }
 
@@ -173,11 +173,13 @@ func format(_ v: Double, unit: String) -> String {
     }
 }
 
-/// Horizontal bars on a logarithmic or linear scale, one per labelled value.
-func barChart(title: String, unit: String, bars: [(label: String, value: Double)], log: Bool) -> String {
+/// Horizontal bars on a logarithmic or linear scale, one per labelled value; `lines` are
+/// reference values drawn as labelled vertical lines across the bars.
+func barChart(title: String, unit: String, bars: [(label: String, value: Double)], log: Bool,
+              lines: [(value: Double, label: String)] = []) -> String {
     let rowHeight = 26.0, left = 300.0, width = 820.0, plotWidth = width - left - 90
     let height = 50 + rowHeight * Double(bars.count) + 20
-    let values = bars.map(\.value).filter { $0 > 0 && $0.isFinite }
+    let values = (bars.map(\.value) + lines.map(\.value)).filter { $0 > 0 && $0.isFinite }
     let high = values.max() ?? 1, low = log ? (values.min() ?? 1) / 2 : 0
     func x(_ v: Double) -> Double {
         guard v > 0 else { return 0 }
@@ -191,6 +193,11 @@ func barChart(title: String, unit: String, bars: [(label: String, value: Double)
         body += "<text x=\"\(SVG.number(left - 8))\" y=\"\(SVG.number(y + 16))\" text-anchor=\"end\">\(SVG.escape(bar.label))</text>\n"
         body += "<rect x=\"\(SVG.number(left))\" y=\"\(SVG.number(y + 3))\" width=\"\(SVG.number(max(x(bar.value), 1)))\" height=\"\(SVG.number(rowHeight - 8))\" fill=\"\(color)\"/>\n"
         body += "<text x=\"\(SVG.number(left + max(x(bar.value), 1) + 6))\" y=\"\(SVG.number(y + 16))\">\(SVG.escape(format(bar.value, unit: unit)))</text>\n"
+    }
+    for line in lines where line.value > 0 {
+        let lx = left + x(line.value), bottom = 40 + Double(bars.count) * rowHeight
+        body += "<line x1=\"\(SVG.number(lx))\" y1=\"34\" x2=\"\(SVG.number(lx))\" y2=\"\(SVG.number(bottom))\" stroke=\"#333333\" stroke-dasharray=\"4 3\"/>\n"
+        body += "<text x=\"\(SVG.number(lx + 3))\" y=\"\(SVG.number(bottom + 12))\" fill=\"#333333\">\(SVG.escape(line.label))</text>\n"
     }
     body += "<text x=\"\(SVG.number(left))\" y=\"\(SVG.number(height - 6))\" fill=\"#666666\">\(log ? "logarithmic scale" : "linear scale")</text>\n"
     return """
