@@ -47,6 +47,7 @@ for product in lottie-shim perf-report; do
     (cd Benchmarks && swift build -c release "${build[@]}" --scratch-path "$build_dir" --product "$product" 2>&1 | tail -n 1)
 done
 
+if [ $real_only = 1 ]; then sizes="not run (--real-only)" files="not run (--real-only)"; fi
 cpu=$(grep -m1 "model name" /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//' || echo unknown)
 cat > "$out/environment.json" <<JSON
 {"date": "$day", "commit": "$commit", "cpu": "$cpu", "processors": "$(nproc)",
