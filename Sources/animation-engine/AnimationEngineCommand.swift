@@ -23,6 +23,10 @@ struct AnimationEngineCommand: ParsableCommand {
     /// Like ArgumentParser's own entry point, but every kind of bad input — a wrong option as much
     /// as a wrong scene file — exits with code 2 and one message (help still exits 0).
     static func main() {
+        if let typo = typo(in: Array(CommandLine.arguments.dropFirst())) {
+            printError("error: \(typo)")
+            Foundation.exit(2)
+        }
         do {
             var command = try parseAsRoot()
             try command.run()
@@ -33,10 +37,56 @@ struct AnimationEngineCommand: ParsableCommand {
             if status == .success {
                 exit(withError: error)   // --help, --version
             }
-            printError(fullMessage(for: error))
+            // One style for every message: ArgumentParser's own begin "Error: ".
+            var message = fullMessage(for: error)
+            if message.hasPrefix("Error: ") { message = "error: " + message.dropFirst("Error: ".count) }
+            printError(message)
             Foundation.exit(2)
         }
     }
+
+    /// The commands a first word may name (a word that is none of them goes to `bench` as its
+    /// scene file).
+    static let commandNames = ["bench", "evaluate", "render", "plot", "demo", "lottie", "memory", "help"]
+
+    /// A first word that is neither a command nor a file but is a command misspelled (`bnech`,
+    /// `evalute`): the message saying so; nil when the arguments are fine as they are.
+    static func typo(in arguments: [String]) -> String? {
+        guard let word = arguments.first, !word.hasPrefix("-"), !commandNames.contains(word),
+              !FileManager.default.fileExists(atPath: word) else { return nil }
+        let ranked = commandNames.map { (name: $0, distance: editDistance(word, $0)) }.min { $0.distance < $1.distance }
+        guard let best = ranked, best.distance <= max(1, min(2, best.name.count / 3)) else { return nil }
+        return "'\(word)' is neither a command nor a file; did you mean '\(best.name)'?"
+    }
+
+    /// Levenshtein distance, with a swap of two neighbours counted once (`bnech` → `bench`: 1).
+    static func editDistance(_ a: String, _ b: String) -> Int {
+        let x = Array(a.lowercased()), y = Array(b.lowercased())
+        guard x.count < 64, y.count < 64 else { return Int.max }   // commands are short: no long work for a long word
+        var d = [[Int]](repeating: [Int](repeating: 0, count: y.count + 1), count: x.count + 1)
+        for i in 0...x.count { d[i][0] = i }
+        for j in 0...y.count { d[0][j] = j }
+        for i in stride(from: 1, through: x.count, by: 1) {
+            for j in stride(from: 1, through: y.count, by: 1) {
+                d[i][j] = min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + (x[i - 1] == y[j - 1] ? 0 : 1))
+                if i > 1, j > 1, x[i - 1] == y[j - 2], x[i - 2] == y[j - 1] { d[i][j] = min(d[i][j], d[i - 2][j - 2] + 1) }
+            }
+        }
+        return d[x.count][y.count]
+    }
+}
+
+/// A file's bytes, or a message saying why they cannot be read: missing, a directory, not
+/// readable (permissions), or a read that failed.
+func readFile(_ path: String) throws -> Data {
+    var isDirectory: ObjCBool = false
+    guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+        throw fail("cannot read '\(path)': no such file")
+    }
+    guard !isDirectory.boolValue else { throw fail("cannot read '\(path)': it is a directory") }
+    guard FileManager.default.isReadableFile(atPath: path) else { throw fail("cannot read '\(path)': permission denied") }
+    guard let data = FileManager.default.contents(atPath: path) else { throw fail("cannot read '\(path)': the read failed") }
+    return data
 }
 
 /// Writes to standard error (progress, messages): standard output carries only results.
@@ -52,7 +102,7 @@ func fail(_ message: String) -> ExitCode {
 
 /// Reads and decodes a scene file, or fails naming the problem.
 func loadScene(_ path: String) throws -> Scene {
-    guard let data = FileManager.default.contents(atPath: path) else { throw fail("cannot read '\(path)'") }
+    let data = try readFile(path)
     guard let text = String(data: data, encoding: .utf8) else { throw fail("'\(path)' is not UTF-8 text") }
     do {
         return try SceneDecoder.decode(text)
@@ -588,7 +638,7 @@ struct Lottie: ParsableCommand {
 
 /// Reads a Lottie file, or fails naming the problem (every feature outside L1 with its path).
 func loadLottie(_ path: String, lenient: Bool) throws -> LottieAnimation {
-    guard let data = FileManager.default.contents(atPath: path) else { throw fail("cannot read '\(path)'") }
+    let data = try readFile(path)
     guard let text = String(data: data, encoding: .utf8) else { throw fail("'\(path)' is not UTF-8 text") }
     do {
         let animation = try LottieAnimation(json: text, lenient: lenient)

@@ -36,7 +36,9 @@ struct ReadmeBatchExampleTests {
         let frames = FrameEvaluator(store: store)
         frames.evaluate(at: 0.75)                        // every layer, all cores, no allocation
         let position = frames.value(layer: LayerID(42), property: "position")
-        for event in frames.events { print(event) }      // animations that started or stopped this frame
+        for event in frames.events where event.kind == .stopped {
+            print(event)                                 // animations that stopped this frame (none yet)
+        }
 
         let reference = ReferenceEvaluator.presentationValues(
             model: ["opacity": 1, "position": .point(Point(x: 0, y: 0)), "transform": .transform(.identity)],

@@ -146,6 +146,25 @@ struct CommandTests {
         #expect(!result.error.isEmpty)
     }
 
+    @Test("a misspelled command is named with what it resembles; a file that cannot be read says why; every message starts with 'error:'")
+    func typosAndUnreadableFiles() throws {
+        let bench = try run(["bnech"])
+        #expect(bench.status == 2 && bench.output.isEmpty
+                && bench.error == "error: 'bnech' is neither a command nor a file; did you mean 'bench'?\n", "\(bench.error)")
+        let evaluate = try run(["evalute", examples.appendingPathComponent("arc.json").path])
+        #expect(evaluate.status == 2 && evaluate.error.contains("did you mean 'evaluate'?"), "\(evaluate.error)")
+        // A word far from every command is taken as a scene file, as before.
+        let far = try run(["frobnicate"])
+        #expect(far.status == 2 && far.error == "error: cannot read 'frobnicate': no such file\n", "\(far.error)")
+        let directory = try run(["evaluate", examples.path, "--times", "0"])
+        #expect(directory.status == 2 && directory.error.contains("cannot read '\(examples.path)': it is a directory"), "\(directory.error)")
+        let lottie = try run(["lottie", "geometry", "/nonexistent/file.json"])
+        #expect(lottie.status == 2 && lottie.error.contains("no such file"), "\(lottie.error)")
+        // ArgumentParser's own messages in the same style.
+        let option = try run(["bench", "--frobnicate"])
+        #expect(option.status == 2 && option.error.hasPrefix("error: ") && !option.error.contains("Error:"), "\(option.error)")
+    }
+
     @Test("evaluate --times with a non-number names it")
     func badTimes() throws {
         let result = try run(["evaluate", examples.appendingPathComponent("color.json").path, "--times", "0,soon"])

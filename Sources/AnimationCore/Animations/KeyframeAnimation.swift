@@ -24,6 +24,11 @@ public enum RotationMode: String, Sendable, CaseIterable {
     case auto
     /// Adds the tangent angle plus π.
     case autoReverse
+
+    /// Core Animation's name for ``auto`` (`CAAnimationRotationMode.rotateAuto`).
+    public static let rotateAuto = RotationMode.auto
+    /// Core Animation's name for ``autoReverse`` (`CAAnimationRotationMode.rotateAutoReverse`).
+    public static let rotateAutoReverse = RotationMode.autoReverse
 }
 
 /// An animation through a sequence of values or along a path: Core Animation's
