@@ -229,37 +229,44 @@ public func aeLottieBatchReadNodes(_ pointer: OpaquePointer?, _ instance: Int, _
     }
 }
 
+/// Calls `body` with node `node` of `instance` in the batch `pointer` names, its geometry read in
+/// place; a batch, instance or node that does not exist is the C interface's error, and so is
+/// whatever `body` throws.
+func withLottieNode(_ pointer: OpaquePointer?, _ instance: Int, _ node: Int, _ body: (LottieGeometryView) throws -> Void) throws {
+    let handle = try lottieBatch(pointer)
+    guard instance >= 0 && instance < handle.batch.instanceCount else {
+        throw CError(status: AE_ERROR_OUT_OF_RANGE, message: "instance \(instance) is not below \(handle.batch.instanceCount)")
+    }
+    var failure: (any Error)?
+    handle.batch.withGeometry(of: instance) { geometry in
+        guard node >= 0 && node < geometry.count else {
+            failure = CError(status: AE_ERROR_OUT_OF_RANGE, message: "node \(node) is not below \(geometry.count)")
+            return
+        }
+        do { try body(geometry) } catch { failure = error }
+    }
+    if let failure { throw failure }
+}
+
 /// The C function `ae_lottie_batch_read_path` (documented in `animation_engine.h`).
 @_cdecl("ae_lottie_batch_read_path")
 public func aeLottieBatchReadPath(_ pointer: OpaquePointer?, _ instance: Int, _ node: Int, _ kinds: UnsafeMutablePointer<Int32>?,
                                   _ kindCapacity: Int, _ numbers: UnsafeMutablePointer<Double>?, _ numberCapacity: Int) -> ae_status {
     call {
-        let handle = try lottieBatch(pointer)
-        guard instance >= 0 && instance < handle.batch.instanceCount else {
-            throw CError(status: AE_ERROR_OUT_OF_RANGE, message: "instance \(instance) is not below \(handle.batch.instanceCount)")
-        }
-        var failure: CError?
-        handle.batch.withGeometry(of: instance) { geometry in
-            guard node >= 0 && node < geometry.count else {
-                failure = CError(status: AE_ERROR_OUT_OF_RANGE, message: "node \(node) is not below \(geometry.count)")
-                return
-            }
+        try withLottieNode(pointer, instance, node) { geometry in
             let elementKinds = geometry.kinds(of: node), count = numberCount(elementKinds)
             guard kindCapacity >= elementKinds.count, numberCapacity >= count else {
-                failure = CError(status: AE_ERROR_WRONG_SIZE,
-                                 message: "the node has \(elementKinds.count) elements and \(count) numbers; the buffers hold \(kindCapacity) and \(numberCapacity)")
-                return
+                throw CError(status: AE_ERROR_WRONG_SIZE,
+                             message: "the node has \(elementKinds.count) elements and \(count) numbers; the buffers hold \(kindCapacity) and \(numberCapacity)")
             }
             guard let kinds, let numbers else {
-                failure = CError(status: AE_ERROR_NULL_POINTER, message: kinds == nil ? "kinds is null" : "numbers is null")
-                return
+                throw CError(status: AE_ERROR_NULL_POINTER, message: kinds == nil ? "kinds is null" : "numbers is null")
             }
             let map: [Int32] = [Int32(AE_PATH_MOVE.rawValue), Int32(AE_PATH_LINE.rawValue), Int32(AE_PATH_CURVE.rawValue), Int32(AE_PATH_CLOSE.rawValue)]
             for (k, kind) in elementKinds.enumerated() { kinds[k] = map[Int(min(kind, 3))] }
             let source = geometry.numbers(of: node)
             for k in 0..<count { numbers[k] = Double(source[k]) }
         }
-        if let failure { throw failure }
     }
 }
 
@@ -268,19 +275,11 @@ public func aeLottieBatchReadPath(_ pointer: OpaquePointer?, _ instance: Int, _ 
 public func aeLottieBatchReadClip(_ pointer: OpaquePointer?, _ instance: Int, _ node: Int, _ corners: UnsafeMutablePointer<Double>?,
                                   _ capacity: Int, _ outCount: UnsafeMutablePointer<Int>?, _ outClipped: UnsafeMutablePointer<Int32>?) -> ae_status {
     call {
-        let handle = try lottieBatch(pointer)
         guard let outCount, let outClipped else {
+            _ = try lottieBatch(pointer)   // a bad handle is named first, as everywhere
             throw CError(status: AE_ERROR_NULL_POINTER, message: outCount == nil ? "out_count is null" : "out_clipped is null")
         }
-        guard instance >= 0 && instance < handle.batch.instanceCount else {
-            throw CError(status: AE_ERROR_OUT_OF_RANGE, message: "instance \(instance) is not below \(handle.batch.instanceCount)")
-        }
-        var failure: CError?
-        handle.batch.withGeometry(of: instance) { geometry in
-            guard node >= 0 && node < geometry.count else {
-                failure = CError(status: AE_ERROR_OUT_OF_RANGE, message: "node \(node) is not below \(geometry.count)")
-                return
-            }
+        try withLottieNode(pointer, instance, node) { geometry in
             guard let clip = geometry.clip(of: node) else {
                 outCount.pointee = 0
                 outClipped.pointee = 0
@@ -290,15 +289,10 @@ public func aeLottieBatchReadClip(_ pointer: OpaquePointer?, _ instance: Int, _ 
             outCount.pointee = count
             outClipped.pointee = 1
             guard capacity >= count else {
-                failure = CError(status: AE_ERROR_WRONG_SIZE, message: "the clip has \(count) corners; the buffer holds \(capacity)")
-                return
+                throw CError(status: AE_ERROR_WRONG_SIZE, message: "the clip has \(count) corners; the buffer holds \(capacity)")
             }
-            guard count == 0 || corners != nil else {
-                failure = CError(status: AE_ERROR_NULL_POINTER, message: "corners is null")
-                return
-            }
+            guard count == 0 || corners != nil else { throw CError(status: AE_ERROR_NULL_POINTER, message: "corners is null") }
             for k in 0..<2 * count { corners![k] = Double(clip[k]) }   // checked above: not null when there is a corner
         }
-        if let failure { throw failure }
     }
 }
