@@ -111,16 +111,36 @@ func loadScene(_ path: String) throws -> Scene {
     }
 }
 
-/// A progress bar on standard error, when it is a terminal.
-struct ProgressBar {
+/// Progress on standard error: a bar redrawn in place on a terminal; elsewhere (a log, a pipe) a
+/// line `label: 42 %` every few seconds, so that a long run is never silent, and `label: done`
+/// after the last if any was written. Work shorter than the interval writes nothing there. The
+/// interval is 5 s, or `ANIMATION_ENGINE_PROGRESS_SECONDS`.
+final class ProgressBar {
     let label: String
-    let enabled = isatty(2) != 0
+    let terminal = isatty(2) != 0
+    let interval = ProcessInfo.processInfo.environment["ANIMATION_ENGINE_PROGRESS_SECONDS"].flatMap(Double.init) ?? 5
+    private var last = Date()
+    private var wroteLine = false
+
+    init(label: String) { self.label = label }
+
     func update(_ fraction: Double) {
-        guard enabled else { return }
-        let width = 30, filled = Int((fraction * Double(width)).rounded(.down))
-        printError("\r\(label) [" + String(repeating: "#", count: filled) + String(repeating: ".", count: width - filled)
-                   + String(format: "] %3.0f%%", fraction * 100), terminator: "")
-        if fraction >= 1 { printError("") }
+        if terminal {
+            let width = 30, filled = Int((min(max(fraction, 0), 1) * Double(width)).rounded(.down))
+            printError("\r\(label) [" + String(repeating: "#", count: filled) + String(repeating: ".", count: width - filled)
+                       + String(format: "] %3.0f%%", fraction * 100), terminator: "")
+            if fraction >= 1 { printError("") }
+            return
+        }
+        if fraction >= 1 {
+            if wroteLine { printError("\(label): done") }
+            wroteLine = false
+            return
+        }
+        guard Date().timeIntervalSince(last) >= interval else { return }
+        printError("\(label): \(Int((fraction * 100).rounded())) %")
+        last = Date()
+        wroteLine = true
     }
 }
 
@@ -151,7 +171,7 @@ struct Bench: ParsableCommand {
     @Option(help: "Frames to time.")
     var frames: Int = 120
 
-    @Option(help: "Threads (default: one per processor).")
+    @Option(help: "Threads (0 or left out: one per processor).")
     var threads: Int?
 
     @Flag(help: "Print one JSON object, and nothing else, on standard output.")
@@ -161,13 +181,13 @@ struct Bench: ParsableCommand {
         guard properties > 0 && properties <= 50_000_000 else { throw ValidationError("--properties must be in 1…50,000,000") }
         guard frames > 0 && frames <= 100_000 else { throw ValidationError("--frames must be in 1…100,000") }
         guard layers > 0 && layers <= 10_000_000 else { throw ValidationError("--layers must be in 1…10,000,000") }
-        if let threads, threads < 1 || threads > 1024 { throw ValidationError("--threads must be in 1…1024") }
+        if let threads, threads < 0 || threads > 1024 { throw ValidationError("--threads must be in 0…1024 (0: one per processor)") }
         guard ["w2", "seeds"].contains(scene) else { throw ValidationError("--scene must be w2 or seeds") }
     }
 
     func run() throws {
         let processors = ProcessInfo.processInfo.activeProcessorCount
-        let threadCount = threads ?? processors
+        let threadCount = threads.map { $0 == 0 ? processors : $0 } ?? processors
         let counter: ((() -> Void) -> Int)? = allocation_counter_available() == 1 ? { body in
             allocation_counter_start()
             body()

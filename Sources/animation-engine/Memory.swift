@@ -184,6 +184,11 @@ struct Memory: ParsableCommand {
         fade.toValue = .scalar(1)
         fade.timing.duration = 10
         var time = 0.0
+        // 10^6 cycles take seconds: progress on standard error (kept off the measured heap's
+        // way: a line is written between batches, and its memory is returned before `after`).
+        let bar = ProgressBar(label: "memory: animation add/remove cycles")
+        var finished = 0
+        let total = min(cycles, 100_000) + cycles
         func round(_ count: Int) throws {
             var handles: [AnimationHandle] = []
             handles.reserveCapacity(100)
@@ -197,11 +202,14 @@ struct Memory: ParsableCommand {
                 handles.removeAll(keepingCapacity: true)
                 evaluator.evaluate(at: time)
                 done += batch
+                finished += batch
+                if finished % 10_000 == 0 { bar.update(Double(finished) / Double(max(total, 1))) }
             }
         }
         try round(min(cycles, 100_000))   // warm-up: every reused buffer at its working size
         let before = heap()
         try round(cycles)
+        bar.update(1)
         let after = heap()
         return Cycles(what: "store: animation add/remove", cycles: cycles, heapBefore: before, heapAfter: after,
                       difference: after - before, returned: after - before <= slack)

@@ -23,10 +23,11 @@ struct Run {
 }
 
 /// Runs the command with `arguments`; standard input is empty.
-func run(_ arguments: [String]) throws -> Run {
+func run(_ arguments: [String], environment: [String: String] = [:]) throws -> Run {
     let process = Process()
     process.executableURL = executable
     process.arguments = arguments
+    if !environment.isEmpty { process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
     let out = Pipe(), err = Pipe()
     process.standardOutput = out
     process.standardError = err
@@ -163,6 +164,21 @@ struct CommandTests {
         // ArgumentParser's own messages in the same style.
         let option = try run(["bench", "--frobnicate"])
         #expect(option.status == 2 && option.error.hasPrefix("error: ") && !option.error.contains("Error:"), "\(option.error)")
+    }
+
+    @Test("progress when standard error is not a terminal: a line every few seconds and 'done'; --threads 0 is one per processor")
+    func progressWithoutATerminal() throws {
+        // Lines every 0 s instead of 5, so that a short run shows them; the pipes are no terminal.
+        let result = try run(["bench", "--properties", "2000", "--frames", "2", "--threads", "0"],
+                             environment: ["ANIMATION_ENGINE_PROGRESS_SECONDS": "0"])
+        #expect(result.status == 0, "\(result.error)")
+        let lines = result.error.split(separator: "\n")
+        #expect(lines.contains { $0.hasPrefix("building W2: ") && $0.hasSuffix(" %") }, "\(result.error)")
+        #expect(lines.contains("building W2: done") && !result.error.contains("\r"), "\(result.error)")
+        #expect(result.output.contains("threads"), "the figures still on standard output")
+        // Without the setting, work this short writes no progress at all (the interval is 5 s).
+        let quiet = try run(["bench", "--properties", "2000", "--frames", "2"])
+        #expect(quiet.status == 0 && !quiet.error.contains("building W2"), "\(quiet.error)")
     }
 
     @Test("evaluate --times with a non-number names it")
