@@ -251,9 +251,13 @@ extension JSON {
     }
 
     /// JSON text indented by two spaces per level.
-    public var prettyText: String {
+    public var prettyText: String { prettyText(level: 0) }
+
+    /// ``prettyText`` as it reads nested `level` levels deep: lines after the first indented by
+    /// two spaces per level (a part of a document written piece by piece).
+    func prettyText(level: Int) -> String {
         var out = ""
-        write(to: &out, indent: "  ", level: 0)
+        write(to: &out, indent: "  ", level: level)
         return out
     }
 

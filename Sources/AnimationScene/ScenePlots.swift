@@ -83,7 +83,11 @@ extension SceneEvaluation {
     /// iterations past the begin time of one that repeats forever; at least 0.1 s and at most 600 s
     /// (2 s when the layer has no animation).
     public func plotDuration(layer id: String) throws -> Double {
-        let layer = layers[try layerIndex(id)]
+        Self.plotDuration(of: layers[try layerIndex(id)])
+    }
+
+    /// ``plotDuration(layer:)`` of a layer in hand (no lookup by name).
+    static func plotDuration(of layer: SceneLayer) -> Double {
         guard !layer.animations.isEmpty else { return 2 }
         var end = 0.1
         for a in layer.animations {

@@ -1,3 +1,4 @@
+import AnimationBatch
 import AnimationCore
 
 /// Draws a scene's presentation values as SVG, one document per frame, and an `index.html` that
@@ -126,10 +127,14 @@ public struct SceneRenderer {
 
     /// The matrix placing a layer's bounds space in its superlayer's space, row-vector order.
     private static func placement(_ v: LayerValues) -> AffineTransform {
-        let bounds = v.rect("bounds"), anchor = v.point("anchorPoint"), position = v.point("position")
+        placement(bounds: v.rect("bounds"), anchor: v.point("anchorPoint"), position: v.point("position"),
+                  transform: v.transform("transform"))
+    }
+
+    private static func placement(bounds: Rect, anchor: Point, position: Point, transform: Transform3D) -> AffineTransform {
         let pivot = Point(x: bounds.origin.x + anchor.x * bounds.size.width, y: bounds.origin.y + anchor.y * bounds.size.height)
         return AffineTransform.translation(x: -pivot.x, y: -pivot.y)
-            .concatenating(flat(v.transform("transform")))
+            .concatenating(flat(transform))
             .concatenating(.translation(x: position.x, y: position.y))
     }
 
@@ -259,10 +264,10 @@ public struct SceneRenderer {
             tops.append(index)
             index += layer.flattenedCount
         }
-        func include(_ v: LayerValues) {
-            let place = placement(v), b = v.rect("bounds")
-            for corner in [(0.0, 0.0), (1, 0), (0, 1), (1, 1)] {
-                let p = Point(x: b.origin.x + corner.0 * b.size.width, y: b.origin.y + corner.1 * b.size.height).applying(place)
+        func include(bounds b: Rect, anchor: Point, position: Point, transform: Transform3D) {
+            let place = placement(bounds: b, anchor: anchor, position: position, transform: transform)
+            for (u, v) in [(0.0, 0.0), (1, 0), (0, 1), (1, 1)] {
+                let p = Point(x: b.origin.x + u * b.size.width, y: b.origin.y + v * b.size.height).applying(place)
                 guard p.x.isFinite, p.y.isFinite else { continue }
                 minX = min(minX, p.x)
                 minY = min(minY, p.y)
@@ -270,15 +275,47 @@ public struct SceneRenderer {
                 maxY = max(maxY, p.y)
             }
         }
+        func include(_ v: LayerValues) {
+            include(bounds: v.rect("bounds"), anchor: v.point("anchorPoint"), position: v.point("position"), transform: v.transform("transform"))
+        }
         for i in tops { include(LayerValues(reported: [:], layer: evaluation.layers[i])) }
-        let span = tops.compactMap { try? evaluation.plotDuration(layer: evaluation.layers[$0].id) }.max() ?? 0
-        if tops.contains(where: { !evaluation.layers[$0].animations.isEmpty }) {
+        // Only the values that place a layer move its frame: the layers that animate one are
+        // sampled, reading those four slots (resolved once, the model's value where there is no
+        // slot) and nothing else. Building whole frames of every layer made sizing the canvas 85 %
+        // of rendering 100,000 layers.
+        let span = tops.map { SceneEvaluation.plotDuration(of: evaluation.layers[$0]) }.max() ?? 0
+        struct Sampled {
+            var bounds: SlotHandle?, anchor: SlotHandle?, position: SlotHandle?, transform: SlotHandle?
+            var model: LayerValues
+        }
+        var sampled: [Sampled] = []
+        for i in tops {
+            let layer = evaluation.layers[i]
+            let moves = layer.animations.contains { animation in
+                animation.leaves.contains { leaf in
+                    ["bounds", "anchorPoint", "position", "transform"].contains(AnimationKeyPath.split(leaf.animation.keyPath).property)
+                        || (leaf.animation as? KeyframeAnimation).map { $0.rotationMode != nil && $0.path != nil } == true
+                }
+            }
+            guard moves else { continue }
+            let id = LayerID(UInt64(i + 1)), store = evaluation.store
+            sampled.append(Sampled(bounds: store.slot(layer: id, property: "bounds"), anchor: store.slot(layer: id, property: "anchorPoint"),
+                                   position: store.slot(layer: id, property: "position"), transform: store.slot(layer: id, property: "transform"),
+                                   model: LayerValues(reported: [:], layer: layer)))
+        }
+        if !sampled.isEmpty {
+            let model = sampled.map { (bounds: $0.model.rect("bounds"), anchor: $0.model.point("anchorPoint"),
+                                       position: $0.model.point("position"), transform: $0.model.transform("transform")) }
+            let evaluator = evaluation.evaluator
             for k in 0...60 {
-                let frame = evaluation.frame(at: span * Double(k) / 60, engine: .batch)
-                for i in tops {
-                    var reported: [String: AnimationValue] = [:]
-                    for (name, value) in frame.layers[i].values { reported[name] = value }
-                    include(LayerValues(reported: reported, layer: evaluation.layers[i]))
+                evaluator.evaluate(at: span * Double(k) / 60)
+                for (s, m) in zip(sampled, model) {
+                    var bounds = m.bounds, anchor = m.anchor, position = m.position, transform = m.transform
+                    if let slot = s.bounds, case .rect(let r)? = evaluator.value(of: slot) { bounds = r }
+                    if let slot = s.anchor, case .point(let p)? = evaluator.value(of: slot) { anchor = p }
+                    if let slot = s.position, case .point(let p)? = evaluator.value(of: slot) { position = p }
+                    if let slot = s.transform, case .transform(let t)? = evaluator.value(of: slot) { transform = t }
+                    include(bounds: bounds, anchor: anchor, position: position, transform: transform)
                 }
             }
         }

@@ -375,32 +375,59 @@ struct Evaluate: ParsableCommand {
         }
     }
 
-    /// The requested times.
-    func requestedTimes() throws -> [Double] {
+    /// The requested times, computed as they are used (memory flat in their number).
+    func requestedTimes() throws -> AnySequence<Double> {
         if let times {
-            return try times.split(separator: ",", omittingEmptySubsequences: false).map { piece in
+            return AnySequence(try times.split(separator: ",", omittingEmptySubsequences: false).map { piece in
                 let text = piece.trimmingCharacters(in: .whitespaces)
                 guard let t = Double(text), t.isFinite else { throw fail("--times: '\(text)' is not a finite number of seconds") }
                 return t
-            }
+            })
         }
-        return animation_engine.frameTimes(fps: fps!, duration: duration!)
+        let fps = fps!
+        return AnySequence((0..<frameCount(fps: fps, duration: duration!)).lazy.map { Double($0) / fps })
     }
 
     func run() throws {
         let scene = try loadScene(sceneFile)
         let timeList = try requestedTimes()
         let evaluation = try SceneEvaluation(scene)
-        let engine = SceneEngine(rawValue: engine)!
-        let frames = timeList.map { evaluation.frame(at: $0, engine: engine) }
-        // Everything is formed before anything is written: a failure never leaves partial output.
-        let output: String
-        if format == "json" {
-            output = JSON.object([("frames", .array(frames.map(\.json)))]).prettyText
-        } else {
-            output = ([CSV.header] + frames.flatMap(\.csvRows)).joined(separator: "\n")
+        // Every input was checked above, so nothing fails once writing starts: a bad input still
+        // leaves no partial output, and rows go out as they are computed.
+        var output = StandardOutput()
+        evaluation.writeFrames(at: timeList, engine: SceneEngine(rawValue: engine)!, format: SceneTextFormat(rawValue: format)!) {
+            output.write($0)
         }
-        print(output)
+        output.flush()
+    }
+}
+
+/// Standard output through a 64 KiB buffer: one write(2) per buffer, not per frame or row.
+struct StandardOutput {
+    private var buffer: [UInt8] = []
+
+    mutating func write(_ text: String) {
+        buffer.append(contentsOf: text.utf8)
+        if buffer.count >= 1 << 16 { flush() }
+    }
+
+    mutating func flush() {
+        guard !buffer.isEmpty else { return }
+        buffer.withUnsafeBytes { bytes in
+            var offset = 0
+            while offset < bytes.count {
+                let n = Foundation.write(STDOUT_FILENO, bytes.baseAddress! + offset, bytes.count - offset)
+                if n < 0 && errno == EINTR { continue }
+                guard n > 0 else {
+                    // A reader that closed early (`| head`) has what it wanted; anything else is a failure.
+                    if errno == EPIPE { exit(0) }
+                    FileHandle.standardError.write(Data("error: cannot write standard output: \(String(cString: strerror(errno)))\n".utf8))
+                    exit(1)
+                }
+                offset += n
+            }
+        }
+        buffer.removeAll(keepingCapacity: true)
     }
 }
 
@@ -422,8 +449,12 @@ func writeAtomically(_ text: String, to path: String) throws {
 
 /// Frame times from 0: `fps` frames a second over `duration` seconds, both ends included.
 func frameTimes(fps: Double, duration: Double) -> [Double] {
-    let count = Int((duration * fps + 1e-9).rounded(.down)) + 1
-    return (0..<count).map { Double($0) / fps }
+    (0..<frameCount(fps: fps, duration: duration)).map { Double($0) / fps }
+}
+
+/// How many of ``frameTimes(fps:duration:)`` there are.
+func frameCount(fps: Double, duration: Double) -> Int {
+    Int((duration * fps + 1e-9).rounded(.down)) + 1
 }
 
 /// Parses `WIDTHxHEIGHT`.

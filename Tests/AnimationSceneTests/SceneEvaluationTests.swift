@@ -62,4 +62,43 @@ struct SceneEvaluationTests {
         ])
         #expect(CSV.header == "time,layer,property,value")
     }
+
+    @Test("evaluate streams: each frame is written before the next time is read, memory flat in the number of times; the text is the whole document's")
+    func framesStream() throws {
+        let evaluation = try SceneEvaluation(try SceneDecoder.decode(#"""
+        {"layers": [{"id": "a", "properties": {"position": [1, 2]},
+                     "animations": [{"type": "basic", "keyPath": "opacity", "from": 0, "to": 1, "duration": 1}]},
+                    {"id": "b", "sublayers": [{"id": "c", "properties": {"bounds": [0, 0, 4, 3]}}]}]}
+        """#))
+        /// Times that count how many have been read.
+        final class CountingTimes: Sequence {
+            let times: [Double]
+            var read = 0
+            init(_ times: [Double]) { self.times = times }
+            func makeIterator() -> AnyIterator<Double> {
+                var i = 0
+                return AnyIterator { [self] in
+                    guard i < times.count else { return nil }
+                    defer { i += 1 }
+                    read += 1
+                    return times[i]
+                }
+            }
+        }
+        for times in [[0.25, 0.5, 1.5], [0.5], []] {
+            for format in SceneTextFormat.allCases {
+                let counting = CountingTimes(times)
+                var pieces: [(text: String, timesRead: Int)] = []
+                evaluation.writeFrames(at: counting, engine: .batch, format: format) { pieces.append(($0, counting.read)) }
+                let frames = times.map { evaluation.frame(at: $0, engine: .batch) }
+                let whole = format == .json ? JSON.object([("frames", .array(frames.map(\.json)))]).prettyText
+                    : ([CSV.header] + frames.flatMap(\.csvRows)).joined(separator: "\n")
+                #expect(pieces.map(\.text).joined() == whole + "\n", "\(format) at \(times)")
+                // A frame's text goes out with at most one time read ahead of it.
+                let frameTexts = pieces.filter { $0.text.contains(format == .json ? "\"time\"" : ",a,") }
+                #expect(frameTexts.count == times.count)
+                for (k, piece) in frameTexts.enumerated() { #expect(piece.timesRead <= k + 2, "\(format) frame \(k) written after \(piece.timesRead) times") }
+            }
+        }
+    }
 }

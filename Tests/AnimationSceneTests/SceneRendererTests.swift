@@ -133,6 +133,24 @@ struct SceneRendererTests {
         #expect(size.width == 210 + 20 && size.height == 30 + 10)
     }
 
+    @Test("the default canvas samples only the top-level layers that move, reading the four values that place them")
+    func canvasFromMovingLayers() throws {
+        // "a" turns 45° about its centre and stays there; "b" only fades, over 3 s (the span
+        // sampled); "c", a sublayer, moves far but is not a top-level layer.
+        let evaluation = try SceneEvaluation(try SceneDecoder.decode(#"""
+        {"layers": [{"id": "a", "properties": {"position": [50, 40], "bounds": [0, 0, 20, 20]},
+                     "animations": [{"type": "basic", "keyPath": "transform.rotation.z", "from": 0, "to": 0.7853981633974483,
+                                     "duration": 1, "fillMode": "forwards", "removedOnCompletion": false}]},
+                    {"id": "b", "properties": {"position": [300, 10], "bounds": [0, 0, 10, 10]},
+                     "animations": [{"type": "basic", "keyPath": "opacity", "from": 0, "to": 1, "duration": 3}],
+                     "sublayers": [{"id": "c", "animations": [{"type": "basic", "keyPath": "position.x", "to": 10000, "duration": 3}]}]}]}
+        """#))
+        // x: 50 − 10√2 … 305, mirrored left margin; y: 5 … 40 + 10√2, mirrored top margin.
+        let size = SceneRenderer(evaluation).size
+        #expect(size.width == (305 + 50 - 200.0.squareRoot()).rounded(.up), "\(size)")
+        #expect(size.height == (40 + 200.0.squareRoot() + 5).rounded(.up), "\(size)")
+    }
+
     @Test("index.html lists the frames and plays them at the given rate")
     func indexPage() {
         let html = SceneRenderer.indexHTML(frames: ["frame-00000.svg", "frame-00001.svg"], fps: 24, size: Size(width: 320, height: 240))
