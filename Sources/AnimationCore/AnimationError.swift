@@ -39,6 +39,14 @@ extension AnimationError {
         }
     }
 
+    /// Checks that no component of `value` is beyond ``AnimationValue/largestMagnitude``, naming
+    /// `field` if one is.
+    static func requireWithinRange(_ value: AnimationValue?, _ field: String) throws(AnimationError) {
+        if let v = value?.componentBeyondRange {
+            throw AnimationError(field: field, reason: "has \(v), beyond ±1e38 (the engine holds values in single precision)")
+        }
+    }
+
     /// Checks that `value` is not NaN, naming `field` if it is.
     static func requireNotNaN(_ value: Double, _ field: String) throws(AnimationError) {
         guard !value.isNaN else {

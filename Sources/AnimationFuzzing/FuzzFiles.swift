@@ -17,7 +17,8 @@ func isOrdinary(_ json: JSON) -> Bool {
 
 /// Target `scene`: the bytes as a scene file (docs/scene-format.md). Whatever the text:
 /// decoding either gives a scene or throws a `SceneError` (nothing crashes or hangs). A scene
-/// that decodes is drawn as SVG and evaluated by both engines at six times; for a file whose numbers are ordinary
+/// that decodes is drawn as SVG and evaluated by both engines at six times, never reading NaN (JSON's
+/// numbers are finite); for a file whose numbers are ordinary
 /// the batch engine agrees with the scalar reference within docs/architecture.md's precision table (or
 /// matches it a hair away, at a jump), and the reference's values are finite.
 public func fuzzScene(_ bytes: [UInt8]) throws {
@@ -33,6 +34,14 @@ public func fuzzScene(_ bytes: [UInt8]) throws {
         let batch = evaluation.frame(at: t, engine: .batch)
         let reference = evaluation.frame(at: t, engine: .reference)
         try check(batch.layers.count == reference.layers.count, "layer counts differ at \(t)")
+        // JSON numbers are finite: whatever their size, neither engine reads NaN.
+        for (engine, frame) in [("batch", batch), ("reference", reference)] {
+            for layer in frame.layers {
+                for (keyPath, value) in layer.values where value.components.contains(where: \.isNaN) {
+                    throw FuzzFailure("\(layer.id) \(keyPath) at \(t): \(engine) \(value) from finite input")
+                }
+            }
+        }
         guard ordinary else { continue }
         for (layer, (b, r)) in zip(evaluation.layers, zip(batch.layers, reference.layers)) {
             for ((keyPath, value), (_, expected)) in zip(b.values, r.values) {

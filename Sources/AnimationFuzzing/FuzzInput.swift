@@ -14,6 +14,8 @@ public struct FuzzInput {
     private var index = 0
     /// True once a number outside the ordinary range was handed out.
     public private(set) var sawUnusual = false
+    /// Whether any number was NaN or ±∞: where none was, no value read may be NaN.
+    public private(set) var sawNonFinite = false
 
     /// The bytes to read.
     public init(_ bytes: [UInt8]) { self.bytes = bytes }
@@ -53,6 +55,7 @@ public struct FuzzInput {
         if edges && selector < 26 {
             let value = Self.edgeValues[Int(selector) % Self.edgeValues.count]
             if !(value.isFinite && abs(value) <= 1e6 && (value == 0 || abs(value) >= 1e-6)) { sawUnusual = true }
+            if !value.isFinite { sawNonFinite = true }
             return value
         }
         if selector % 4 == 0 { return Double(Int(byte() % 5) - 1) }   // -1, 0, 1, 2, 3

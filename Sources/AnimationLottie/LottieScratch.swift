@@ -580,7 +580,9 @@ struct LottieWork {
     func walkBreakpoints(of i: Int, _ visit: (Double, Double) -> Bool) {
         let curve = cubic(i)
         let tolerance = 1e-13 * max(curve.scale, .leastNormalMagnitude)
-        func speed(_ t: Double) -> Double { curve.tableSpeed(t) }
+        // The reference's choice: a square root where the squares cannot overflow, else `hypot`.
+        let plain = curve.scale < ArcLength.plainSpeedScale
+        func speed(_ t: Double) -> Double { plain ? curve(t) : curve.tableSpeed(t) }
         var count = 1, base = 0.0
         intervals[0] = Interval(a: 0, b: 1, whole: GaussLegendre.integrate(0, 1, speed), depth: 0)
         var top = 1
@@ -830,8 +832,8 @@ extension OutputSink {
 }
 
 extension CubicSpeed {
-    /// |B′(t)| as the reference's breakpoint tables compute it (`hypot`, 5× slower than the square
-    /// root: only paths that move pay it, once per frame per trimmed segment).
+    /// |B′(t)| as the reference's breakpoint tables compute it for control polygons of
+    /// `ArcLength.plainSpeedScale` and more (`hypot`: no overflow).
     @inline(__always) func tableSpeed(_ t: Double) -> Double {
         let s = 1 - t
         let a = 3 * s * s, b = 6 * s * t, c = 3 * t * t

@@ -308,11 +308,6 @@ public enum SceneDecoder {
             try node.allowOnly(timingFields.union(propertyFields).union(keyframeFields))
             var k = KeyframeAnimation(keyPath: try node.require("keyPath").string())
             try common(node, &k, layer: layer)
-            if let values = node["values"] {
-                let kind = try valueKind(node, keyPath: k.keyPath, layer: layer)
-                k.values = try values.array().map { try value($0, kind: kind) }
-            }
-            if let v = node["path"] { k.path = try path(v) }
             if let v = node["keyTimes"] { k.keyTimes = try v.array().map { try $0.number() } }
             if let v = node["timingFunctions"] { k.timingFunctions = try v.array().map(timingFunction) }
             if let v = node["calculationMode"] {
@@ -332,6 +327,13 @@ public enum SceneDecoder {
                 }
                 k.rotationMode = mode
             }
+            // The values or the path last: each field set rebuilds the keyframe plan, which
+            // measures a path (a 10^6-element path was measured twice).
+            if let values = node["values"] {
+                let kind = try valueKind(node, keyPath: k.keyPath, layer: layer)
+                k.values = try values.array().map { try value($0, kind: kind) }
+            }
+            if let v = node["path"] { k.path = try path(v) }
             return k
         case "group":
             try node.allowOnly(timingFields.union(["animations"]))

@@ -416,6 +416,7 @@ struct StandardOutput {
         buffer.withUnsafeBytes { bytes in
             var offset = 0
             while offset < bytes.count {
+                // Unchecked pointer: offset < bytes.count, so the buffer is non-empty and the range in it.
                 let n = Foundation.write(STDOUT_FILENO, bytes.baseAddress! + offset, bytes.count - offset)
                 if n < 0 && errno == EINTR { continue }
                 guard n > 0 else {

@@ -205,14 +205,15 @@ struct SmokeTests {
     @Test("an overdamped spring past Float's range saturates to the infinity of its sign, never NaN")
     func beyondFloatRangeSaturates() throws {
         // An overdamped spring whose timing curve dips below 0 runs backwards in time, where it
-        // grows like e^{(ζω0 + ωo)|t|}: the reference's Double values pass 3.4e38 mid-animation.
+        // grows like e^{(ζω0 + ωo)|t|}, to its response's bound of ±1e30: over a distance of
+        // 4.1e10 the reference's Double values pass 3.4e38 mid-animation.
         let curve = try TimingFunction(controlPoints: 0.985, -0.726, 0.027, -0.424)
         for (velocity, expectedSign) in [(-7.87, 1.0), (200.0, -1.0)] {
             let store = TrackStore()
             let layer = LayerID(1)
             try store.setModelValue(0, layer: layer, property: "progress")
             var spring = SpringAnimation(keyPath: "progress")
-            (spring.fromValue, spring.toValue) = (55.3, 96.4)
+            (spring.fromValue, spring.toValue) = (55.3e9, 96.4e9)
             (spring.mass, spring.stiffness, spring.damping, spring.initialVelocity) = (0.505, 285.7, 74.9, velocity)
             spring.allowsOverdamping = true
             spring.duration = 2
@@ -235,4 +236,72 @@ struct SmokeTests {
             #expect(saturated > 0, "the reference passes Float's range (velocity \(velocity))")
         }
     }
+
+    @Test("no NaN from finite input: springs whose timing curve runs them far backwards, of numbers, points and transforms, in every regime")
+    func springsFarBackwardsAreNeverNaN() throws {
+        // The curve's y dips to −3000 · 3 at its middle: the spring is read thousands of seconds
+        // before it starts, where it grows past every range (e^{ζω0 · 10^4}). Values must be
+        // numbers (±∞ where they pass the range), and each component that does not move must stay.
+        let curve = try TimingFunction(controlPoints: 0.5, -3000, 0.5, -6000)
+        let cases: [(property: String, model: AnimationValue, from: AnimationValue, to: AnimationValue)] = [
+            ("opacity", 0, 0, 1),
+            ("position", .point(Point(x: 0, y: 7)), .point(Point(x: 0, y: 7)), .point(Point(x: 100, y: 7))),
+            ("transform", .transform(.identity), .transform(.identity), .transform(.translation(x: 50, y: 0, z: 0))),
+            ("transform", .transform(.identity), .transform(.identity), .transform(.rotation(angle: 1, x: 0, y: 0, z: 1))),
+        ]
+        for (property, model, from, to) in cases {
+            for (damping, overdamped) in [(10.0, false), (20.0, false), (60.0, true)] {
+                var spring = SpringAnimation(keyPath: property)
+                (spring.fromValue, spring.toValue) = (from, to)
+                (spring.damping, spring.allowsOverdamping, spring.duration) = (damping, overdamped, 1)
+                spring.timingFunction = curve
+                let store = TrackStore()
+                try store.setModelValue(model, layer: LayerID(1), property: property)
+                try store.add(spring, layer: LayerID(1))
+                let evaluator = FrameEvaluator(store: store)
+                for t in stride(from: 0.0, through: 1, by: 1.0 / 32) {
+                    evaluator.evaluate(at: t)
+                    let batch = try #require(evaluator.value(layer: LayerID(1), property: property))
+                    let reference = ReferenceEvaluator.presentationValue(ofProperty: property, model: model, animations: [spring], at: t)
+                    let what = "\(property) \(to) damping \(damping) at \(t): \(batch) vs \(reference)"
+                    #expect(reference.components.allSatisfy { !$0.isNaN }, "reference: \(what)")
+                    #expect(batch.components.allSatisfy { !$0.isNaN }, "batch: \(what)")
+                    // Components that neither end moves stay put, however far the spring has run.
+                    for (c, (a, b)) in zip(from.components, to.components).enumerated() where a == b && property != "transform" {
+                        #expect(reference.components[c] == a && batch.components[c] == Double(Float(a)), "component \(c): \(what)")
+                    }
+                }
+            }
+        }
+    }
+
+    @Test("a duration of 1e-300 repeating forever reads the reference's values, never NaN, cumulative or not")
+    func tinyDurationRepeatingForever() throws {
+        for cumulative in [false, true] {
+            var animation = BasicAnimation(keyPath: "opacity")
+            (animation.fromValue, animation.toValue, animation.duration, animation.repeatCount) = (0, 1, 1e-300, .infinity)
+            animation.isCumulative = cumulative
+            let store = TrackStore()
+            try store.setModelValue(0, layer: LayerID(1), property: "opacity")
+            try store.add(animation, layer: LayerID(1))
+            let evaluator = FrameEvaluator(store: store)
+            for t in [0, 1e-300, 0.25, 0.5, 1, 1e6] {
+                evaluator.evaluate(at: t)
+                let batch = try #require(evaluator.value(layer: LayerID(1), property: "opacity")?.scalarValue)
+                let reference = ReferenceEvaluator.presentationValue(ofProperty: "opacity", model: 0, animations: [animation], at: t).scalarValue!
+                #expect(!batch.isNaN && !reference.isNaN, "cumulative \(cumulative) at \(t): \(batch) vs \(reference)")
+                #expect(PrecisionTable.maxDifference(.scalar(batch), .scalar(reference)) <= 1e-6, "cumulative \(cumulative) at \(t): \(batch) vs \(reference)")
+            }
+        }
+        // A point whose y does not move keeps it after endlessly many cumulative iterations.
+        var moving = BasicAnimation(keyPath: "position")
+        (moving.fromValue, moving.toValue, moving.duration, moving.repeatCount) = (.point(Point(x: 0, y: 5)), .point(Point(x: 1, y: 5)), 1e-300, .infinity)
+        moving.isCumulative = true
+        let store = TrackStore()
+        try store.add(moving, layer: LayerID(1))
+        let evaluator = FrameEvaluator(store: store)
+        evaluator.evaluate(at: 0.5)
+        #expect(evaluator.value(layer: LayerID(1), property: "position") == .point(Point(x: .infinity, y: 5)))
+    }
 }
+

@@ -109,6 +109,42 @@ struct AnimationValueTests {
         #expect(d.repeated(times: 3) == .rect(Rect(x: 30, y: 30, width: 30, height: 30)))
         #expect(AnimationValue.additiveIdentity(of: .transform) == .transform(.identity))
     }
+
+    @Test("values beyond ±1e38 (single precision's range, halved) are refused in every kind, naming the value; NaN and 1e38 pass")
+    func valuesBeyondSinglePrecisionAreRefused() throws {
+        func reason(_ body: () throws -> Void) -> String? {
+            do { try body(); return nil } catch let error as AnimationError { return error.description } catch { return "\(error)" }
+        }
+        var basic = BasicAnimation(keyPath: "opacity")
+        (basic.fromValue, basic.toValue) = (0, 1e39)
+        #expect(reason { try basic.validate() }?.contains("toValue") == true)
+        basic.toValue = .scalar(-.infinity)
+        #expect(reason { try basic.validate() }?.contains("toValue") == true)
+        (basic.toValue, basic.byValue) = (nil, .point(Point(x: 0, y: 2e38)))
+        basic.fromValue = .point(Point(x: 0, y: 0))
+        #expect(reason { try basic.validate() }?.contains("byValue") == true)
+        var spring = SpringAnimation(keyPath: "opacity")
+        spring.toValue = 1e39
+        #expect(reason { try spring.validate() }?.contains("toValue") == true)
+        var keyframes = KeyframeAnimation(keyPath: "opacity")
+        keyframes.values = [0, 1e39, 0]
+        #expect(reason { try keyframes.validate() }?.contains("values[1]") == true)
+        var path = Path()
+        path.move(to: Point(x: 0, y: 0))
+        path.addLine(to: Point(x: 1e39, y: 1e39))
+        var along = KeyframeAnimation(keyPath: "position")
+        along.path = path
+        #expect(reason { try along.validate() }?.contains("path.elements[1]") == true)
+        // The limit itself, and NaN (which propagates, §16), are accepted.
+        keyframes.values = [0, 1e38, -1e38, .scalar(.nan)]
+        #expect(reason { try keyframes.validate() } == nil)
+        var edge = Path()
+        edge.move(to: Point(x: -1e38, y: 1e38))
+        edge.addCurve(to: Point(x: 1e38, y: 1e38), control1: Point(x: 1e38, y: -1e38), control2: Point(x: -1e38, y: -1e38))
+        along.path = edge
+        along.calculationMode = .paced
+        #expect(reason { try along.validate() } == nil)
+    }
 }
 
 @Suite("Key-path fields (semantics §4.6)")

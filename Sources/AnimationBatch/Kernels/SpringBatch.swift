@@ -93,9 +93,12 @@ final class SpringBatch: InterpolatingBatch {
             animation_prefetch(frequency + ahead)
             animation_prefetch(coefficient + ahead)
             let (dLow, dHigh) = load16(duration, i)
-            let t = f * narrow(dLow, dHigh)                      // §6.4: seconds, after the curve
+            // §6.4: seconds, after the curve. A duration past Float's range (a settling time of
+            // 1e302 s at damping 1e-300) is held at its largest, so that 0 × ∞ never makes t NaN.
+            let largest = SIMD16<Float>(repeating: .greatestFiniteMagnitude)
+            let t = f * narrow(dLow, dHigh).replacing(with: largest, where: narrow(dLow, dHigh) .> largest)
             let a = load16(rate, i), w = load16(frequency, i), c = load16(coefficient, i)
-            let x: SIMD16<Float>
+            var x: SIMD16<Float>
             switch regime {
             case .underdamped:
                 let (s, co) = SIMDMath.sinCos(w * t)
@@ -114,7 +117,17 @@ final class SpringBatch: InterpolatingBatch {
                 let infinity = SIMD16<Float>(repeating: .infinity)
                 x = sum.replacing(with: infinity.replacing(with: -infinity, where: w .< c), where: sum .!= sum)
             }
-            out.storeInterpolated(start: start, delta: delta, fraction: 1 - x, timing: timing, width: width, block: i)
+            // A time whose phase is past single precision (ωt = ∞: sin and cos are NaN) reads as
+            // settled, as the reference does past double precision; a NaN time stays NaN.
+            x.replace(with: 0, where: (x .!= x) .& (t .== t))
+            // Held within ±1e30 as the reference's response is (SpringAnimation.largestResponse):
+            // a component that does not move stays put (0 × ∞ was NaN).
+            // (Comparisons, not min/max, so that NaN stays NaN.)
+            let limit = SIMD16<Float>(repeating: Float(SpringAnimation.largestResponse))
+            var fraction = 1 - x
+            fraction.replace(with: limit, where: fraction .> limit)
+            fraction.replace(with: -limit, where: fraction .< -limit)
+            out.storeInterpolated(start: start, delta: delta, fraction: fraction, timing: timing, width: width, block: i)
         }
     }
 }

@@ -635,14 +635,22 @@ struct OutputPointers {
     @inline(__always)
     func storeInterpolated(start: UnsafeMutablePointer<UnsafeMutablePointer<Float>>, delta: UnsafeMutablePointer<UnsafeMutablePointer<Float>>,
                            fraction: SIMD16<Float>, timing: TimingBlock, width: Int, block i: Int) {
-        let amount = fraction + timing.iteration * timing.bit(CompiledTiming.cumulative)
+        // The cumulative term chosen, not multiplied by a 0 or 1 flag: a count of iterations past
+        // Float's range is ∞ (a 1e-300 s duration repeating for 0.25 s), and ∞ × 0 was NaN.
+        let cumulative = timing.bit(CompiledTiming.cumulative) .== 1
+        let amount = fraction + timing.iteration.replacing(with: 0, where: .!cumulative)
+        let endless = (amount .== .infinity) .| (amount .== -.infinity)
         let add = timing.bit(CompiledTiming.addsBase)
         let ahead = i + TimingKernel.prefetchDistance
         for c in 0..<width {
             animation_prefetch(start[c] + ahead)
             animation_prefetch(delta[c] + ahead)
             animation_prefetch(base[c] + ahead)
-            let v = load16(start[c], i) + load16(delta[c], i) * amount
+            let s = load16(start[c], i), d = load16(delta[c], i)
+            var v = s + d * amount
+            // A component that does not move stays where it starts after endlessly many
+            // iterations, as in the reference's double precision (0 × ∞ would be NaN).
+            v.replace(with: s, where: endless .& (d .== 0))
             store(v, component: c, weight: timing.weight, addsBase: add, block: i)
         }
     }

@@ -109,6 +109,9 @@ package enum _FromToBy {
         try check("fromValue", from)
         try check("toValue", to)
         try check("byValue", by)
+        try AnimationError.requireWithinRange(from, "fromValue")
+        try AnimationError.requireWithinRange(to, "toValue")
+        try AnimationError.requireWithinRange(by, "byValue")
     }
 
     /// True for the rows of §4.1 whose start or end is `base`: from only, to only, by only, none.

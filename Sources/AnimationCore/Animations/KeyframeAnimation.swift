@@ -180,8 +180,11 @@ public struct KeyframeAnimation: PropertyAnimationStorage {
             guard let values, let first = values.first else {
                 throw AnimationError(field: "values", reason: "must not be empty (or set path)")
             }
-            for (i, v) in values.enumerated() where v.kind != first.kind {
-                throw AnimationError(field: "values[\(i)]", reason: "is a \(v.kind) but values[0] is a \(first.kind)")
+            for (i, v) in values.enumerated() {
+                if v.kind != first.kind {
+                    throw AnimationError(field: "values[\(i)]", reason: "is a \(v.kind) but values[0] is a \(first.kind)")
+                }
+                try AnimationError.requireWithinRange(v, "values[\(i)]")
             }
             count = values.count
         }

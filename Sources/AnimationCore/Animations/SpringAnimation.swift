@@ -93,9 +93,24 @@ public struct SpringAnimation: PropertyAnimationStorage {
     /// §6.2): 0 at `t = 0`, tending to 1. Exact closed forms for each regime, written so that no
     /// intermediate overflows or cancels: the overdamped case uses `expm1`, so ζ just above 1 meets
     /// the critical solution continuously. NaN in, NaN out.
+    ///
+    /// Held within ±``largestResponse``: a timing curve whose y dips far below 0 reads the spring
+    /// thousands of seconds before it starts, where it grows like e^{ζω0|t|} and overflowed to ±∞;
+    /// a component that does not move then met 0 × ∞ (NaN from finite input).
+    ///
+    /// A time whose phase is past double precision (ωt overflows, so sine and cosine are NaN)
+    /// reads as settled (1): the spring's mean, and its limit wherever it is damped.
     public func response(at t: Double) -> Double {
-        1 - Self.displacement(at: t, omega0: undampedAngularFrequency, zeta: dampingRatio, v0: initialVelocity)
+        var x = Self.displacement(at: t, omega0: undampedAngularFrequency, zeta: dampingRatio, v0: initialVelocity)
+        if x.isNaN && !t.isNaN { x = 0 }
+        let y = 1 - x
+        return Swift.min(Swift.max(y, -Self.largestResponse), Self.largestResponse)
     }
+
+    /// The largest magnitude of ``response(at:)``: 1e30, far past anything a layer can show, and
+    /// small enough that its products with values (within ±``AnimationValue/largestMagnitude``)
+    /// and with each other when a transform is recomposed stay finite in double precision.
+    public static let largestResponse: Double = 1e30
 
     /// `x(t)` of semantics §6.2 for normalised parameters.
     static func displacement(at t: Double, omega0 w0: Double, zeta: Double, v0: Double) -> Double {
@@ -111,6 +126,12 @@ public struct SpringAnimation: PropertyAnimationStorage {
         // Overdamped: e^{−ζω0 t}·(cosh(ωo t) + (ζω0 − v0)·sinh(ωo t)/ωo), ωo = ω0√(ζ² − 1).
         let a = zeta * w0
         let wo = w0 * (zeta * zeta - 1).squareRoot()
+        if t < 0 {
+            // Before the start (a curve that dips below 0): both terms grow and overflow, and
+            // ∞ − ∞ was NaN. Factored by the dominant e^{(ωo + a)|t|}, the rest is finite.
+            let e = exp(2 * wo * t)                // ≤ 1
+            return exp((-wo - a) * t) * (0.5 * (1 + e) + (a - v0) * expm1(2 * wo * t) / (2 * wo))
+        }
         let fast = exp((-wo - a) * t)              // e^{(−ωo − a)t}
         let slow = exp((wo - a) * t)               // e^{(ωo − a)t}, ωo < a so ≤ 1
         let coshPart = 0.5 * (slow + fast)

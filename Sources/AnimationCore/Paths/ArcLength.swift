@@ -90,8 +90,8 @@ package struct CubicSpeed: Sendable {
         (cx, cy) = (x3 - x2, y3 - y2)
     }
 
-    /// |B′(t)| as `PathSegment.derivative(at:)` and a square root give it (no overflow at pixel
-    /// scales; the breakpoint tables use `hypot`).
+    /// |B′(t)| as `PathSegment.derivative(at:)` and a square root give it (no overflow below
+    /// control polygons of `ArcLength.plainSpeedScale`, where the breakpoint tables use it too).
     @inline(__always)
     package func callAsFunction(_ t: Double) -> Double {
         let s = 1 - t
@@ -104,6 +104,11 @@ package struct CubicSpeed: Sendable {
 /// Arc length of a parametric curve on [0, 1] given its speed |c′(t)|: an adaptive breakpoint table
 /// and its inversion. Shared by paths (semantics §14.6) and cubic-paced keyframes (§5.5).
 package enum ArcLength {
+    /// The control polygons below which arc-length tables take |B′(t)| as the square root of the
+    /// sum of squares (derivatives below 1e151: their squares cannot overflow), at and above
+    /// which they use `hypot`. Shared by every copy of the table walk, which must agree bit for bit.
+    package static let plainSpeedScale = 1e150
+
     /// Breakpoints (t, length from t = 0), from (0, 0) to (1, L): 16-node Gauss–Legendre on each
     /// interval, halved until the two halves agree with the whole within `1e-13 · scale`.
     /// Bounded: at most 30 halvings deep and 4,096 intervals in all; a non-finite speed stops the

@@ -323,12 +323,20 @@ public struct Path: Sendable, Hashable {
         return Rect(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
     }
 
-    /// Checks that every point is finite.
+    /// Checks that every point is finite and within ±``AnimationValue/largestMagnitude`` (1e38):
+    /// the batch engine holds a path's samples in single precision, and the arc length of
+    /// coordinates near 1e300 overflowed (NaN read back, after a second of a measure that could
+    /// not converge).
     ///
     /// - Throws: ``AnimationError`` naming `elements[i]`.
     public func validate() throws {
-        for (i, element) in elements.enumerated() where !element.points.allSatisfy({ $0.x.isFinite && $0.y.isFinite }) {
-            throw AnimationError(field: "elements[\(i)]", reason: "has a non-finite point")
+        for (i, element) in elements.enumerated() {
+            for p in element.points {
+                guard p.x.isFinite && p.y.isFinite else { throw AnimationError(field: "elements[\(i)]", reason: "has a non-finite point") }
+                if abs(p.x) > AnimationValue.largestMagnitude || abs(p.y) > AnimationValue.largestMagnitude {
+                    throw AnimationError(field: "elements[\(i)]", reason: "has a point beyond ±1e38 (the engine holds values in single precision)")
+                }
+            }
         }
     }
 }

@@ -217,9 +217,19 @@ public struct PathMeasure: Sendable {
 
     /// Adaptive breakpoints of a cubic's arc length: (t, length from t = 0), from (0, 0) to (1, L).
     static func lengthTable(_ segment: PathSegment) -> [(t: Double, s: Double)] {
-        ArcLength.table(scale: segment.scale) { t in
+        let scale = segment.scale
+        // A square root of the sum of squares where it cannot overflow (an animation's coordinates
+        // are within ±1e38): `hypot` made half the cost of measuring a long path. Beyond (a
+        // Lottie file's coordinates are only finite), `hypot`.
+        guard scale < ArcLength.plainSpeedScale else {
+            return ArcLength.table(scale: scale) { t in
+                let d = segment.derivative(at: t)
+                return hypot(d.x, d.y)
+            }
+        }
+        return ArcLength.table(scale: scale) { t in
             let d = segment.derivative(at: t)
-            return hypot(d.x, d.y)
+            return (d.x * d.x + d.y * d.y).squareRoot()
         }
     }
 

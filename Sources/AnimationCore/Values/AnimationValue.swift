@@ -318,3 +318,23 @@ extension AnimationValue {
     /// The wrapped value as `V`, or nil when it is of another kind.
     public func value<V: AnimationValueConvertible>(as type: V.Type = V.self) -> V? { V(animationValue: self) }
 }
+
+extension AnimationValue {
+    /// The largest magnitude a number in an animation's own values may have (`fromValue`,
+    /// `toValue`, `byValue`, keyframe `values`, path coordinates): 1e38. The batch engine holds
+    /// values in single precision (±3.4e38), and it interpolates by differences of two values,
+    /// which stay inside that range only when each value is within half of it; beyond, a value
+    /// became ∞ there and ∞ − ∞ read NaN where the double-precision reference was finite. Values
+    /// beyond are refused when an animation is validated, in both engines alike; results that
+    /// grow past single precision from values within it saturate (docs/bad-input.md).
+    public static let largestMagnitude: Double = 1e38
+
+    /// The first component whose magnitude is beyond ``largestMagnitude`` (±∞ included), or nil.
+    /// NaN is not beyond: it propagates through interpolation (semantics §16).
+    public var componentBeyondRange: Double? {
+        var beyond: Double?
+        forEachComponent { _, v in if beyond == nil, abs(v) > Self.largestMagnitude { beyond = v } }
+        return beyond
+    }
+}
+
