@@ -148,10 +148,10 @@ struct Bench: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Measure frames: W2 of docs/architecture.md (100,000 mixed animated properties) or a scene file.",
         discussion: """
-        Builds the track store, runs frames at 60 Hz on the batch engine and prints frame times,
-        evaluations per second, allocations per frame, the threads and build flags used, and the
-        speed-up over the scalar reference with the largest deviation from it (as a fraction of the
-        precision table of docs/architecture.md: within the contract when ≤ 1), measured on a sample in the
+        Builds the track store, runs frames at 60 Hz on the batch engine and prints frame times, \
+        evaluations per second, allocations per frame, the threads and build flags used, and the \
+        speed-up over the scalar reference with the largest deviation from it (as a fraction of the \
+        precision table of docs/architecture.md: within the contract when ≤ 1), measured on a sample in the \
         same run. Build with `-Xcc -march=native` for this CPU's vector extensions.
         """
     )
@@ -283,13 +283,14 @@ struct Bench: ParsableCommand {
             ("frame time min", String(format: "%.3f ms", figures.frames.minSeconds * 1e3)),
             ("evaluations / s", String(format: "%.1f M", figures.evaluationsPerSecond / 1e6)),
             ("allocations / frame", figures.allocationsPerFrame.map { String(format: "%.2f", $0) } ?? "not counted here"),
-            ("frame + bulk read p50", String(format: "%.3f ms (frames alone %.3f ms in the same run; %.2f ns per value read)",
+            ("frame + bulk read p50", String(format: "%.3f ms (a second run, alternating with frames alone: %.3f ms there; %.2f ns per value read)",
                                              reads.endToEnd.p50Seconds * 1e3, reads.frameAlone.p50Seconds * 1e3,
                                              reads.bulkNanosecondsPerValue)),
             ("scalar reference", String(format: "%.0f ns per property → %.1f ms per frame (sample of %d)",
                                         reference.nanosecondsPerProperty, referenceFrame * 1e3, reference.sampleProperties)),
             ("speed-up over reference", String(format: "%.1f×", speedup)),
-            ("max error vs reference", String(format: "%.3f of the precision table", reference.maximumErrorOfTolerance)),
+            ("max error vs reference", String(format: "%.3f of the precision table's bound (within the contract when ≤ 1)",
+                                              reference.maximumErrorOfTolerance)),
         ] + (ticks.map { t in [
             ("LayerContext.tick + bulk read p50", String(format: "%.3f ms (the engine's frame + bulk read %.3f ms, same store, alternating: %.2f×)",
                                                         t.tickEndToEnd.p50Seconds * 1e3, t.engineEndToEnd.p50Seconds * 1e3, t.tickOverEngine)),
@@ -300,6 +301,13 @@ struct Bench: ParsableCommand {
                                              t.churnChanges.p50Seconds * 1e6 / Double(max(1, t.changedPerChurnTick)))),
             ("allocations / tick", t.allocationsPerTick.map { String(format: "%.2f", $0) } ?? "not counted here"),
         ] } ?? [])
+        // The headline: what a reader wants from one run, before the figures behind it.
+        let allocations = figures.allocationsPerFrame.map { $0 == 0 ? "no allocation" : String(format: "%.2f allocations", $0) }
+        print(String(format: "%@ animated properties: a frame in %.3f ms (p50, %d thread%@), %.1f× the speed of the scalar reference, %@",
+                     "\(store.trackCount)", figures.frames.p50Seconds * 1e3, threadCount, threadCount == 1 ? "" : "s", speedup,
+                     reference.maximumErrorOfTolerance <= 1 ? "within its precision contract" : "OUTSIDE its precision contract")
+              + (allocations.map { ", \($0) per frame" } ?? ""))
+        print("")
         let width = rows.map(\.0.count).max() ?? 0
         for (name, value) in rows { print(name.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + value) }
     }
@@ -338,9 +346,9 @@ struct Evaluate: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Print a scene's presentation values at given times.",
         discussion: """
-        Every property a layer sets or animates, per layer per time, as
-        {"frames": [{"time": t, "layers": {"id": {"keyPath": value, …}}}]} or as CSV rows
-        time,layer,property,value (one number per row: position.x, backgroundColor.red, …).
+        Every property a layer sets or animates, per layer per time, as \
+        {"frames": [{"time": t, "layers": {"id": {"keyPath": value, …}}}]} or as CSV rows \
+        time,layer,property,value (one number per row: position.x, backgroundColor.red, …). \
         Both engines agree within the precision table of docs/architecture.md.
         """
     )
@@ -458,13 +466,14 @@ func frameCount(fps: Double, duration: Double) -> Int {
     Int((duration * fps + 1e-9).rounded(.down)) + 1
 }
 
-/// Parses `WIDTHxHEIGHT`.
+/// Parses `WIDTHxHEIGHT`, or one number for a square (as `lottie`'s `--size` reads it).
 func parseSize(_ text: String?) throws -> Size? {
     guard let text else { return nil }
     let parts = text.lowercased().split(separator: "x", omittingEmptySubsequences: false)
-    guard parts.count == 2, let w = Double(parts[0]), let h = Double(parts[1]), w.isFinite, h.isFinite,
+    let numbers = parts.count == 1 ? [parts[0], parts[0]] : parts
+    guard numbers.count == 2, let w = Double(numbers[0]), let h = Double(numbers[1]), w.isFinite, h.isFinite,
           w >= 1, h >= 1, w <= 16384, h <= 16384 else {
-        throw fail("--size: '\(text)' is not WIDTHxHEIGHT with each in 1…16384")
+        throw fail("--size: '\(text)' is not WIDTHxHEIGHT (or one number for a square) with each in 1…16384")
     }
     return Size(width: w, height: h)
 }
@@ -473,10 +482,10 @@ struct Render: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Draw a scene as SVG: one frame, or a sequence of frames with an index.html that plays them.",
         discussion: """
-        Shape layers and plain layers are drawn from their presentation values: position, bounds,
-        anchorPoint, transform (orthographic), opacity, backgroundColor, cornerRadius, border,
-        shadow, zPosition, sublayerTransform; a shape's path filled with fillColor and stroked with
-        strokeColor at lineWidth, trimmed to strokeStart…strokeEnd. The canvas holds every
+        Shape layers and plain layers are drawn from their presentation values: position, bounds, \
+        anchorPoint, transform (orthographic), opacity, backgroundColor, cornerRadius, border, \
+        shadow, zPosition, sublayerTransform; a shape's path filled with fillColor and stroked with \
+        strokeColor at lineWidth, trimmed to strokeStart…strokeEnd. The canvas holds every \
         top-level layer's frame unless --size is given.
           render SCENE --at 0.5 -o frame.svg
           render SCENE --fps 30 --duration 2 -o frames/
@@ -498,7 +507,7 @@ struct Render: ParsableCommand {
     @Option(name: .shortAndLong, help: "The SVG file (--at; standard output if omitted) or the directory (--fps).")
     var output: String?
 
-    @Option(help: "The canvas as WIDTHxHEIGHT (default: fits the top-level layers).")
+    @Option(help: "The canvas as WIDTHxHEIGHT, or one number for a square (default: fits the top-level layers).")
     var size: String?
 
     @Option(help: "batch (the SIMD engine) or reference (the scalar reference evaluator).")
@@ -549,11 +558,12 @@ struct Plot: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Draw SVG charts: timing functions side by side, or properties of a scene over time.",
         discussion: """
-          plot --timing easeIn --timing easeOut --timing 0.68,-0.55,0.27,1.55 -o curves.svg
-          plot SCENE --layer ring --property strokeEnd --property position.x -o ring.svg
-        With neither a scene nor --timing it draws the five named timing functions. A scene
-        property is one chart per --property, one line per component; the time axis covers the
-        layer's animations (--duration to choose).
+        With neither a scene nor --timing it draws the five named timing functions. A scene \
+        property is one chart per --property, one line per component; the time axis covers the \
+        layer's animations (--duration to choose). For example:
+
+          plot --timing easeIn --timing 0.68,-0.55,0.27,1.55 -o curves.svg
+          plot SCENE --layer ring --property strokeEnd -o ring.svg
         """
     )
 
@@ -638,8 +648,8 @@ struct Demo: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Run a seed article as a LayerTree program and write its frames as SVG with an index.html that plays them.",
         discussion: """
-        Seeds: \(Seeds.all.map { "\($0.name) (\($0.title))" }.joined(separator: "; ")).
-        Each frame is drawn from the layers' presentation values after a tick; the program's log
+        Seeds: \(Seeds.all.map { "\($0.name) (\($0.title))" }.joined(separator: "; ")). \
+        Each frame is drawn from the layers' presentation values after a tick; the program's log \
         (delegate callbacks, completion blocks, presentation reads) is printed and written to log.txt.
         """
     )
@@ -714,11 +724,16 @@ struct LottieGeometry: ParsableCommand {
         commandName: "geometry",
         abstract: "Print what a Lottie file draws at some frames: paths in device pixels, paints, opacities.",
         discussion: """
-        The output is {"frames":[{"frame":F,"nodes":[{"path":[["M",x,y],["L",x,y],["C",x1,y1,x2,y2,x,y],["Z"]],
-        "fill":[r,g,b,a]|null,"stroke":[r,g,b,a]|null,"strokeWidth":w,"opacity":o}]}]}: nodes in painter's
-        order (back to front), one per fill or stroke with the paths it paints, fitted into SIZE × SIZE.
-        A node inside precompositions with a w and h also has "clip":[["M",x,y],["L",x,y],…,["Z"]]
-        after "opacity": the region it may draw into (their rectangles, intersected).
+        Per frame, the nodes in painter's order (back to front), one per fill or stroke with the \
+        paths it paints, fitted into SIZE × SIZE, as compact JSON:
+
+          {"frames": [{"frame": F, "nodes": [{
+            "path": [["M",x,y], ["L",x,y], ["C",x1,y1,x2,y2,x,y], ["Z"]],
+            "fill": [r,g,b,a] or null, "stroke": [r,g,b,a] or null,
+            "strokeWidth": w, "opacity": o}, …]}, …]}
+
+        A node inside precompositions with a w and h also has "clip" after "opacity": the region \
+        it may draw into (their rectangles, intersected), a path written as "path" is.
         """
     )
 
@@ -728,7 +743,7 @@ struct LottieGeometry: ParsableCommand {
     @Option(help: "The file's own frame numbers, comma-separated (ip ≤ f < op; fractions interpolate).")
     var frames: String = "0"
 
-    @Option(help: "The square the composition is fitted into, in device pixels.")
+    @Option(help: "The square the composition is fitted into, in device pixels (one number: the side).")
     var size: Double = 256
 
     @Option(help: "Output format (json).")
@@ -771,7 +786,7 @@ struct LottieRender: ParsableCommand {
     @Option(help: "Frames to draw, comma-separated (default: every frame from ip to op).")
     var frames: String?
 
-    @Option(help: "The square the composition is fitted into, in pixels.")
+    @Option(help: "The square the composition is fitted into, in pixels (one number: the side).")
     var size: Double = 256
 
     @Flag(help: "Skip what is purely cosmetic outside L1, saying so on standard error.")
@@ -818,8 +833,8 @@ struct LottieBench: ParsableCommand {
         commandName: "bench",
         abstract: "Measure ticks of many Lottie instances, each at its own frame, evaluated together (LottieBatch).",
         discussion: """
-        Every file gets --instances instances; instance i of a file shows frame (7·i + tick) mod its frame count
-        (distinct frames, as a screen of stickers shows them). Reported: reading and compiling apart, the tick's
+        Every file gets --instances instances; instance i of a file shows frame (7·i + tick) mod its frame count \
+        (distinct frames, as a screen of stickers shows them). Reported: reading and compiling apart, the tick's \
         p50 and the time per instance-frame, the batch's memory per instance, heap allocations per tick.
         """
     )
@@ -839,7 +854,7 @@ struct LottieBench: ParsableCommand {
     @Option(help: "The square every instance is fitted into, in pixels.")
     var size: Double = 256
 
-    @Flag(help: "Print one JSON object instead of text.")
+    @Flag(help: "Print one JSON object, and nothing else, on standard output.")
     var json = false
 
     func validate() throws {

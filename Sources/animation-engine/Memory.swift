@@ -13,12 +13,12 @@ struct Memory: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Measure heap bytes per track and per layer, and check that memory returns after add/remove cycles.",
         discussion: """
-        Bytes per track: N layers get a model value each (bytes per slot), then one animation each
-        of a kind (bytes per track, the animation's records and columns included). Cycles: animations
-        added and removed on 1,000 layers with a frame after every 100 changes, and LayerTree layers
-        created, animated, ticked and removed, and whole contexts of 100 animated layers dropped
-        (--layer-cycles / 100 of them); the heap in use is compared before and after (after a
-        warm-up round that grows every reused buffer to its working size). Exit code 1 when a cycle
+        Bytes per track: N layers get a model value each (bytes per slot), then one animation each \
+        of a kind (bytes per track, the animation's records and columns included). Cycles: animations \
+        added and removed on 1,000 layers with a frame after every 100 changes, and LayerTree layers \
+        created, animated, ticked and removed, and whole contexts of 100 animated layers dropped \
+        (--layer-cycles / 100 of them); the heap in use is compared before and after (after a \
+        warm-up round that grows every reused buffer to its working size). Exit code 1 when a cycle \
         run ends more than --slack bytes above where it started.
         """
     )
@@ -35,7 +35,7 @@ struct Memory: ParsableCommand {
     @Option(help: "Bytes a cycle run may end above where it started.")
     var slack: Int = 65_536
 
-    @Flag(help: "One JSON object on standard output.")
+    @Flag(help: "Print one JSON object, and nothing else, on standard output.")
     var json = false
 
     func validate() throws {

@@ -217,6 +217,25 @@ struct Transform3DTests {
         let powered = Transform3D.rotation(angle: 1e-3, x: 0, y: 0, z: 1).repeated(times: 1e30)
         #expect(powered.elements.allSatisfy { $0.isFinite })
     }
+
+    @Test("§4.4 a power past ±1e150 is held there element by element, signs and exact zeros kept, never NaN")
+    func repeatedPowersAreHeld() throws {
+        // A scale by 2 and −3: 2^(10^6) and (−3)^(10^6 + 1) are held, the zeros stay zero.
+        let scaled = Transform3D.scale(x: 2, y: -3).repeated(times: 1_000_001)
+        #expect(scaled.m11 == Transform3D.largestRepeatedElement && scaled.m22 == -Transform3D.largestRepeatedElement)
+        #expect(scaled.m12 == 0 && scaled.m21 == 0 && scaled.m41 == 0 && scaled.m33 == 1 && scaled.m44 == 1)
+        // A general matrix (a fuzzer's: the difference of two cumulative ends), 3.6 million times:
+        // squaring overflowed and met ∞ − ∞.
+        let general = try Transform3D(elements: [64.7, 64.7, 64.7, 64.7, 64.7, 64.7, 64.7, 64.7,
+                                                 64.7, 64.7, 64.7, 64.7, 1, 1, 1, -1])
+        let powered = general.repeated(times: 3_556_485)
+        #expect(powered.elements.allSatisfy { !$0.isNaN && abs($0) <= Transform3D.largestRepeatedElement }, "\(powered)")
+        #expect(powered.elements.map(abs).max() == Transform3D.largestRepeatedElement)
+        // Composing two held powers stays finite.
+        #expect(powered.concatenating(powered).isFinite)
+        // Powers within the bound are the plain product's, bit for bit.
+        #expect(Transform3D.scale(x: 2, y: -3).repeated(times: 20) == .scale(x: 1_048_576, y: 3_486_784_401))
+    }
 }
 
 @Suite("AffineTransform")

@@ -142,6 +142,19 @@ struct CInterfaceTests {
         }
     }
 
+    @Test("values and path coordinates beyond ±1e38 are refused with AE_ERROR_INVALID_ARGUMENT, naming the value (the header's convention)")
+    func valuesBeyondSinglePrecisionAreRefused() {
+        var engine: OpaquePointer?
+        #expect(ae_engine_create(&engine) == AE_OK)
+        defer { _ = ae_engine_destroy(engine) }
+        var id: UInt64 = 0
+        var from: [Double] = [0], to: [Double] = [1e39]
+        #expect(ae_engine_add_basic(engine, 1, "opacity", Int32(AE_SCALAR.rawValue), &from, &to, nil, 1, nil, &id) == AE_ERROR_INVALID_ARGUMENT)
+        #expect(String(cString: ae_last_error_message()).contains("toValue"))
+        to = [1e38]
+        #expect(ae_engine_add_basic(engine, 1, "opacity", Int32(AE_SCALAR.rawValue), &from, &to, nil, 1, nil, &id) == AE_OK)
+    }
+
     @Test("messages are per thread, and a success clears them")
     func messages() {
         #expect(ae_engine_evaluate(nil, 0, 1) == AE_ERROR_INVALID_ENGINE)

@@ -181,6 +181,31 @@ struct CommandTests {
         #expect(quiet.status == 0 && !quiet.error.contains("building W2"), "\(quiet.error)")
     }
 
+    @Test("help: paragraphs are wrapped once, by the parser (no ragged lines), and every example fits one line")
+    func helpWrapsOnce() throws {
+        for command in [["bench"], ["evaluate"], ["render"], ["plot"], ["demo"], ["memory"], ["lottie", "geometry"], ["lottie", "bench"]] {
+            let help = try run(command + ["--help"])
+            #expect(help.status == 0)
+            // The discussion: after the overview's paragraph, up to USAGE.
+            let lines = help.output.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+            guard let usage = lines.firstIndex(where: { $0.hasPrefix("USAGE:") }),
+                  let start = lines.firstIndex(where: { $0.isEmpty }), start < usage else { continue }
+            let discussion = Array(lines[(start + 1)..<usage])
+            for (k, line) in discussion.enumerated() where k + 1 < discussion.count {
+                let next = discussion[k + 1]
+                // A line of a paragraph followed by more of it is filled close to the width.
+                guard !line.isEmpty, !next.isEmpty, !line.hasPrefix("  "), !next.hasPrefix("  ") else { continue }
+                #expect(line.count >= 55, "\(command): a ragged line '\(line)' before '\(next)'")
+            }
+            for line in discussion where line.hasPrefix("  ") {
+                #expect(line.count <= 80, "\(command): an example longer than a line: '\(line)'")
+            }
+        }
+        let plot = try run(["plot", "--help"])
+        #expect(plot.output.contains("\n  plot --timing easeIn --timing 0.68,-0.55,0.27,1.55 -o curves.svg\n"))
+        #expect(try run(["render", "--help"]).output.contains("\n  render SCENE --fps 30 --duration 2 -o frames/\n"))
+    }
+
     @Test("evaluate --times with a non-number names it")
     func badTimes() throws {
         let result = try run(["evaluate", examples.appendingPathComponent("color.json").path, "--times", "0,soon"])
@@ -208,6 +233,14 @@ struct CommandTests {
         #expect(try run(["render", scene, "--fps", "4", "--duration", "1", "-o", frames.path]).status == 0)
         let files = try FileManager.default.contentsOfDirectory(atPath: frames.path).sorted()
         #expect(files == ["frame-00000.svg", "frame-00001.svg", "frame-00002.svg", "frame-00003.svg", "frame-00004.svg", "index.html"])
+
+        // --size as WIDTHxHEIGHT, or one number for a square as `lottie` reads it.
+        let square = try run(["render", scene, "--at", "1", "--size", "64"])
+        #expect(square.status == 0 && square.output.contains(#"width="64" height="64""#), "\(square.output.prefix(200))")
+        let wide = try run(["render", scene, "--at", "1", "--size", "90x40"])
+        #expect(wide.status == 0 && wide.output.contains(#"width="90" height="40""#))
+        let refused = try run(["render", scene, "--at", "1", "--size", "0"])
+        #expect(refused.status == 2 && refused.error.contains("--size"))
     }
 
     @Test("plot: timing functions and a scene property as SVG")

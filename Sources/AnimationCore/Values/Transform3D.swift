@@ -265,17 +265,37 @@ extension Transform3D: Interpolatable {
 
     /// `selfᶜᵒᵘⁿᵗ` by repeated squaring (at most 2 × 63 products); a count that is not a whole
     /// number ≥ 0 is rounded toward zero, NaN counts as 0, and counts above 2⁶² saturate there.
+    ///
+    /// Every product's elements are held within ±``largestRepeatedElement`` (signs, exact zeros
+    /// and ones kept): squaring had overflowed to ∞ and met 0 · ∞ or ∞ − ∞ (NaN from a cumulative
+    /// transform repeated 3.6 million times, from ordinary numbers). Below the bound the products
+    /// are the plain ones, bit for bit.
     public func repeated(times count: Double) -> Transform3D {
         guard count >= 1 else { return .identity }
         var n = UInt64(min(count, 0x1p62))
-        var base = self
+        var base = self.held
         var result = Transform3D.identity
         while n > 0 {
-            if n & 1 == 1 { result = result.concatenating(base) }
+            if n & 1 == 1 { result = result.concatenating(base).held }
             n >>= 1
-            if n > 0 { base = base.concatenating(base) }
+            if n > 0 { base = base.concatenating(base).held }
         }
         return result
+    }
+
+    /// The largest magnitude of an element of ``repeated(times:)``: 1e150, far past single
+    /// precision, and small enough that a product of two such matrices (sums of four products)
+    /// stays finite in double precision.
+    public static let largestRepeatedElement: Double = 1e150
+
+    /// Each element held within ±``largestRepeatedElement`` (NaN stays NaN: comparisons, not
+    /// min and max).
+    private var held: Transform3D {
+        // Field by field: no array (a cumulative transform is repeated every frame).
+        let limit = Self.largestRepeatedElement
+        func h(_ v: Double) -> Double { v > limit ? limit : (v < -limit ? -limit : v) }
+        return Transform3D(m11: h(m11), m12: h(m12), m13: h(m13), m14: h(m14), m21: h(m21), m22: h(m22), m23: h(m23), m24: h(m24),
+                           m31: h(m31), m32: h(m32), m33: h(m33), m34: h(m34), m41: h(m41), m42: h(m42), m43: h(m43), m44: h(m44))
     }
 
     /// The Euclidean (Frobenius) distance between the two matrices' 16 elements.

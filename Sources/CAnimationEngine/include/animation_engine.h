@@ -19,6 +19,8 @@
  *   color r,g,b,a), 16 (transform, row-major m11…m44). The kind comes from ae_value_kind.
  *   Values must be finite: a NaN or an infinity in a value, a time or a parameter is refused with
  *   AE_ERROR_INVALID_ARGUMENT (the Swift API lets NaN propagate; at this edge it is a mistake).
+ *   An animation's values and path coordinates must also lie within ±1e38 (the engine holds
+ *   values in single precision); beyond is refused the same way, naming the value.
  */
 #ifndef ANIMATION_ENGINE_H
 #define ANIMATION_ENGINE_H
