@@ -533,7 +533,12 @@ struct Render: ParsableCommand {
         let engine = SceneEngine(rawValue: engine)!
         if let at {
             let svg = renderer.svg(at: at, engine: engine)
-            if let output { try writeAtomically(svg, to: output) } else { print(svg, terminator: "") }
+            if let output {
+                try writeAtomically(svg, to: output)
+                printError("wrote \(output) (\(Int(renderer.size.width)) × \(Int(renderer.size.height)))")
+            } else {
+                print(svg, terminator: "")
+            }
             return
         }
         // Every frame is drawn before anything is written.
@@ -640,7 +645,12 @@ struct Plot: ParsableCommand {
                                            : try timing.map(Self.timingFunction)
             svg = SVGChart.grid(functions.map { SVGChart.timingFunction($0) }, columns: min(functions.count, 5))
         }
-        if let output { try writeAtomically(svg, to: output) } else { print(svg, terminator: "") }
+        if let output {
+            try writeAtomically(svg, to: output)
+            printError("wrote \(output)")
+        } else {
+            print(svg, terminator: "")
+        }
     }
 }
 

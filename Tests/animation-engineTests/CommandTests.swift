@@ -219,7 +219,8 @@ struct CommandTests {
         let directory = placeholder.deletingLastPathComponent()
         let frame = directory.appendingPathComponent("frame.svg")
         let scene = examples.appendingPathComponent("stroke.json").path
-        #expect(try run(["render", scene, "--at", "1", "-o", frame.path]).status == 0)
+        let single = try run(["render", scene, "--at", "1", "-o", frame.path])
+        #expect(single.status == 0 && single.error.hasPrefix("wrote \(frame.path) (") && single.output.isEmpty, "\(single.error)")
         let svg = try String(contentsOf: frame, encoding: .utf8)
         #expect(svg.hasPrefix("<svg") && svg.contains(#"id="squiggle""#))
 
