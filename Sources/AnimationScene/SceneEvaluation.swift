@@ -97,6 +97,24 @@ extension AnimationValue {
 }
 
 extension SceneFrame {
+    /// The frame with each number that a Float holds exactly replaced by the shortest decimal that
+    /// reads back as the same Float (a batch engine's frame written without single precision's
+    /// noise digits); other numbers unchanged.
+    public var singlePrecisionText: SceneFrame {
+        var out = self
+        out.layers = layers.map { layer in
+            (layer.id, layer.values.map { entry in
+                let components = entry.value.components
+                return (entry.keyPath, AnimationValue(kind: entry.value.kind) { c in
+                    // Only numbers a Float holds exactly (a model value in double precision stays).
+                    let v = components[c], f = Float(v)
+                    return Double(f) == v ? Double(f.description) ?? v : v
+                })
+            })
+        }
+        return out
+    }
+
     /// `{"time": t, "layers": {"id": {"keyPath": value, …}, …}}`.
     public var json: JSON {
         .object([("time", .number(time)),
@@ -131,13 +149,21 @@ extension SceneEvaluation {
     /// Writes the frames at `times` by `engine` as one `format` document, ending in a line break,
     /// handing `write` each frame's text as soon as that frame is evaluated: memory stays flat in
     /// the number of times (`evaluate --fps 10000 --duration 10` on 1,000 layers had held
-    /// gigabytes before its first byte). The text is exactly what the whole document would be.
+    /// gigabytes before its first byte). The text is exactly what the whole document of the
+    /// frames would be.
     ///
     /// Nothing here can fail after the first write, so a failure never leaves partial output
     /// unless `write` itself throws (which ends the document there).
+    ///
+    /// The batch engine's numbers are single precision: they are written as the shortest text that
+    /// reads back as the same Float (`0.6`, not `0.6000000238418579`).
     public func writeFrames<Times: Sequence<Double>>(at times: Times, engine: SceneEngine, format: SceneTextFormat,
                                                      to write: (String) throws -> Void) rethrows {
         var iterator = times.makeIterator()
+        func frame(at time: Double, engine: SceneEngine) -> SceneFrame {
+            let shown = self.frame(at: time, engine: engine)
+            return engine == .batch ? shown.singlePrecisionText : shown
+        }
         switch format {
         case .json:
             guard var time = iterator.next() else { return try write("{\n  \"frames\": []\n}\n") }

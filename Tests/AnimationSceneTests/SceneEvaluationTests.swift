@@ -90,7 +90,7 @@ struct SceneEvaluationTests {
                 let counting = CountingTimes(times)
                 var pieces: [(text: String, timesRead: Int)] = []
                 evaluation.writeFrames(at: counting, engine: .batch, format: format) { pieces.append(($0, counting.read)) }
-                let frames = times.map { evaluation.frame(at: $0, engine: .batch) }
+                let frames = times.map { evaluation.frame(at: $0, engine: .batch).singlePrecisionText }
                 let whole = format == .json ? JSON.object([("frames", .array(frames.map(\.json)))]).prettyText
                     : ([CSV.header] + frames.flatMap(\.csvRows)).joined(separator: "\n")
                 #expect(pieces.map(\.text).joined() == whole + "\n", "\(format) at \(times)")
@@ -101,4 +101,23 @@ struct SceneEvaluationTests {
             }
         }
     }
+
+    @Test("evaluate writes the batch engine's single-precision numbers without noise digits (0.6, not 0.6000000238418579)")
+    func batchNumbersAsSinglePrecision() throws {
+        let evaluation = try SceneEvaluation(try SceneDecoder.decode(#"""
+        {"layers": [{"id": "a", "properties": {"position": [160.3, 1e-50]},
+                     "animations": [{"type": "basic", "keyPath": "opacity", "from": 0, "to": 1, "duration": 1}]}]}
+        """#))
+        var batch = "", reference = ""
+        evaluation.writeFrames(at: [0.6], engine: .batch, format: .csv) { batch += $0 }
+        evaluation.writeFrames(at: [0.6], engine: .reference, format: .csv) { reference += $0 }
+        #expect(batch.contains("0.6,a,opacity,0.6\n"), "\(batch)")
+        #expect(reference.contains("0.6,a,opacity,0.6\n"), "\(reference)")
+        // A model value a Float does not hold exactly is written as it is.
+        #expect(batch.contains("a,position.x,160.3\n") && batch.contains("a,position.y,1e-50\n"), "\(batch)")
+        // Each number reads back as the Float the engine computed.
+        let opacity = try #require(evaluation.frame(at: 0.6, engine: .batch).layers[0].values.first { $0.keyPath == "opacity" }?.value.scalarValue)
+        #expect(Float(0.6) == Float(opacity))
+    }
 }
+
