@@ -445,6 +445,8 @@ func writeAtomically(_ text: String, to path: String) throws {
     let url = URL(fileURLWithPath: path)
     let temporary = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).\(getpid()).tmp")
     do {
+        // A file in a folder not made yet (`-o out/arc.svg`) gets the folder, as a sequence's does.
+        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
         try Data(text.utf8).write(to: temporary)
         // rename(2) replaces an existing file atomically.
         guard rename(temporary.path, url.path) == 0 else {

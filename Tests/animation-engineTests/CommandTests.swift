@@ -235,6 +235,11 @@ struct CommandTests {
         let files = try FileManager.default.contentsOfDirectory(atPath: frames.path).sorted()
         #expect(files == ["frame-00000.svg", "frame-00001.svg", "frame-00002.svg", "frame-00003.svg", "frame-00004.svg", "index.html"])
 
+        // A file in a folder not made yet gets the folder.
+        let nested = directory.appendingPathComponent("out/deeper/frame.svg")
+        #expect(try run(["render", scene, "--at", "1", "-o", nested.path]).status == 0)
+        #expect(try String(contentsOf: nested, encoding: .utf8) == svg)
+
         // --size as WIDTHxHEIGHT, or one number for a square as `lottie` reads it.
         let square = try run(["render", scene, "--at", "1", "--size", "64"])
         #expect(square.status == 0 && square.output.contains(#"width="64" height="64""#), "\(square.output.prefix(200))")
