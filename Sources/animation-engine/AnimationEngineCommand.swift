@@ -546,7 +546,12 @@ struct Render: ParsableCommand {
         // Every frame is drawn before anything is written.
         let times = frameTimes(fps: fps!, duration: duration!)
         let names = times.indices.map { String(format: "frame-%05d.svg", $0) }
-        let documents = times.map { renderer.svg(at: $0, engine: engine) }
+        let bar = ProgressBar(label: "drawing \(times.count) frames")
+        var documents: [String] = []
+        for (k, t) in times.enumerated() {
+            documents.append(renderer.svg(at: t, engine: engine))
+            bar.update(Double(k + 1) / Double(times.count))
+        }
         let directory = output!
         do {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
@@ -910,11 +915,13 @@ struct LottieBench: ParsableCommand {
         let heapAfter = allocation_counter_heap_in_use()
         let heapPerInstance: Double? = heapBefore >= 0 && heapAfter >= 0 ? Double(heapAfter - heapBefore) / Double(batch.instanceCount) : nil
         var samples: [Double] = []
+        let bar = ProgressBar(label: "\(ticks) ticks of \(batch.instanceCount) instances")
         for t in 0..<ticks {
             setFrames(t + 1)
             let start = now()
             batch.tick()
             samples.append(Double(now() - start) / 1e9)
+            bar.update(Double(t + 1) / Double(ticks))   // outside the timed tick
         }
         var allocations: Double?
         if allocation_counter_available() == 1 {

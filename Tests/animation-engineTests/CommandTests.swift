@@ -16,6 +16,10 @@ let executable: URL = {
 let examples = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
     .deletingLastPathComponent().appendingPathComponent("Examples")
 
+/// The Lottie test files written for this project.
+let lottieFiles = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .appendingPathComponent("AnimationLottieTests/Files")
+
 struct Run {
     var status: Int32
     var output: String
@@ -179,6 +183,16 @@ struct CommandTests {
         // Without the setting, work this short writes no progress at all (the interval is 5 s).
         let quiet = try run(["bench", "--properties", "2000", "--frames", "2"])
         #expect(quiet.status == 0 && !quiet.error.contains("building W2"), "\(quiet.error)")
+        // render's sequences and lottie bench's ticks report progress the same way.
+        let placeholder = try sceneFile("{}")
+        defer { removeSceneDirectory(placeholder) }
+        let frames = placeholder.deletingLastPathComponent().appendingPathComponent("frames")
+        let render = try run(["render", examples.appendingPathComponent("arc.json").path, "--fps", "4", "--duration", "1", "-o", frames.path],
+                             environment: ["ANIMATION_ENGINE_PROGRESS_SECONDS": "0"])
+        #expect(render.status == 0 && render.error.contains("drawing 5 frames: done"), "\(render.error)")
+        let lottie = try run(["lottie", "bench", lottieFiles.appendingPathComponent("trims.json").path, "--instances", "2", "--ticks", "3"],
+                             environment: ["ANIMATION_ENGINE_PROGRESS_SECONDS": "0"])
+        #expect(lottie.status == 0 && lottie.error.contains("3 ticks of 2 instances: done"), "\(lottie.error)")
     }
 
     @Test("help: paragraphs are wrapped once, by the parser (no ragged lines), and every example fits one line")
