@@ -36,12 +36,15 @@ public struct SVGChart: Sendable {
         public var points: [(x: Double, y: Double)]
         /// How to draw them.
         public var style: Style
+        /// The colour (`#rrggbb`), or nil for the next of ``SVGChart/palette``.
+        public var color: String?
 
-        /// A series of `points` drawn as `style`.
-        public init(name: String, points: [(x: Double, y: Double)], style: Style = .line) {
+        /// A series of `points` drawn as `style`, in `color` or the palette's next.
+        public init(name: String, points: [(x: Double, y: Double)], style: Style = .line, color: String? = nil) {
             self.name = name
             self.points = points
             self.style = style
+            self.color = color
         }
     }
 
@@ -143,7 +146,7 @@ public struct SVGChart: Sendable {
         out += "<clipPath id=\"\(clip)\"><rect x=\"\(SVG.number(left))\" y=\"\(SVG.number(top))\" width=\"\(SVG.number(plotWidth))\" height=\"\(SVG.number(plotHeight))\"/></clipPath>\n"
         out += "<g clip-path=\"url(#\(clip))\">\n"
         for (k, s) in series.enumerated() {
-            let color = Self.palette[k % Self.palette.count]
+            let color = s.color ?? Self.palette[k % Self.palette.count]
             let drawable = s.points.map { p -> (Double, Double)? in
                 xAxis.accepts(p.x) && yAxis.accepts(p.y) ? (px(p.x), py(p.y)) : nil
             }
@@ -175,7 +178,7 @@ public struct SVGChart: Sendable {
                 x = left
                 y += 18
             }
-            let color = Self.palette[k % Self.palette.count]
+            let color = s.color ?? Self.palette[k % Self.palette.count]
             let dash = s.style == .dashed ? " stroke-dasharray=\"5 4\"" : ""
             if s.style == .points {
                 out += "<circle cx=\"\(SVG.number(x + 9))\" cy=\"\(SVG.number(y - 4))\" r=\"3\" fill=\"\(color)\"/>\n"

@@ -68,7 +68,12 @@ extension SceneEvaluation {
             }
             for (c, v) in value.components.enumerated() where c < columns.count { columns[c].append((t, v)) }
         }
-        var result = zip(names, columns).map { SVGChart.Series(name: $0.0, points: $0.1) }
+        // A colour's channels drawn in their own colours (alpha in grey): the palette's order had
+        // drawn red in blue, green in red and blue in green.
+        let channelColors = ["red": "#d62728", "green": "#2ca02c", "blue": "#1f77b4", "alpha": "#7f7f7f"]
+        var result = zip(names, columns).map { name, points in
+            SVGChart.Series(name: name, points: points, color: channelColors[String(name.split(separator: ".").last ?? "")])
+        }
         if let component { result = result.filter { $0.name == "\(name).\(component)" } }
         // Varying: a spread beyond Float rounding (the batch engine computes in Float).
         let varying = result.filter { s in

@@ -230,6 +230,19 @@ struct ChartTests {
         #expect(throws: SceneError.self) { try evaluation.series(layer: "a", property: "position.z", times: times) }
         #expect(try evaluation.plotDuration(layer: "a") == 1)
     }
+
+    @Test("a colour's channels are drawn in their own colours: red in red, green in green, blue in blue, alpha in grey")
+    func colorChannelsInTheirColors() throws {
+        let evaluation = try SceneEvaluation(try SceneDecoder.decode(#"""
+        {"layers": [{"id": "a", "animations": [{"type": "basic", "keyPath": "backgroundColor",
+                     "from": [0, 0.2, 0.4, 0], "to": [1, 0.9, 0.1, 1], "duration": 1}]}]}
+        """#))
+        let series = try evaluation.series(layer: "a", property: "backgroundColor", times: [0, 0.5, 0.9], engine: .reference)
+        #expect(series.map(\.name) == ["backgroundColor.red", "backgroundColor.green", "backgroundColor.blue", "backgroundColor.alpha"])
+        #expect(series.map(\.color) == ["#d62728", "#2ca02c", "#1f77b4", "#7f7f7f"])
+        let svg = SVGChart(title: "a", xLabel: "t", yLabel: "v", series: series).svg
+        #expect(svg.contains(##"stroke="#d62728" stroke-width="2"/>"##) && svg.contains(">backgroundColor.red</text>"))
+    }
 }
 
 @Suite("W3 seed scene")
