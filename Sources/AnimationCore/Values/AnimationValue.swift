@@ -337,4 +337,3 @@ extension AnimationValue {
         return beyond
     }
 }
-
