@@ -7,9 +7,9 @@ import CAnimationEngine
 /// engine has is refused with `AE_ERROR_INVALID_ENGINE`; every frame's events name animations
 /// that were added, each starting at most once and stopping at most once, never starting after
 /// its stop; values read after a frame are never NaN when every number given was finite, and
-/// finite when every number was ordinary. At the
-/// end, every layer is removed and one more frame evaluated on each live engine: then every
-/// animation ever added has stopped exactly once and the engine holds no animation and no track.
+/// finite when every number was ordinary. At the end, every layer is removed and one more frame
+/// evaluated on each live engine: then every animation ever added has stopped exactly once and
+/// the engine holds no animation and no track.
 public func fuzzCInterface(_ bytes: [UInt8]) throws {
     var input = FuzzInput(bytes)
     var engines: [OpaquePointer] = []

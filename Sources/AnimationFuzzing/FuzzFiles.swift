@@ -17,10 +17,10 @@ func isOrdinary(_ json: JSON) -> Bool {
 
 /// Target `scene`: the bytes as a scene file (docs/scene-format.md). Whatever the text:
 /// decoding either gives a scene or throws a `SceneError` (nothing crashes or hangs). A scene
-/// that decodes is drawn as SVG and evaluated by both engines at six times, never reading NaN (JSON's
-/// numbers are finite); for a file whose numbers are ordinary
-/// the batch engine agrees with the scalar reference within docs/architecture.md's precision table (or
-/// matches it a hair away, at a jump), and the reference's values are finite.
+/// that decodes is drawn as SVG and evaluated by both engines at six times, never reading NaN
+/// (JSON's numbers are finite); for a file whose numbers are ordinary the batch engine agrees with
+/// the scalar reference within docs/architecture.md's precision table (or matches it a hair away,
+/// at a jump), and the reference's values are finite.
 public func fuzzScene(_ bytes: [UInt8]) throws {
     guard bytes.count <= 1 << 16 else { return }   // libFuzzer's -max_len keeps inputs small anyway
     let text = String(decoding: bytes, as: UTF8.self)
