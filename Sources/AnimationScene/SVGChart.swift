@@ -236,12 +236,16 @@ public struct SVGChart: Sendable {
                     hi += pad
                 }
                 let step = Axis.niceStep((hi - lo) / 5)
+                // Tick indices counted as whole numbers: recomputing them from the rounded ends
+                // (0.6000000000000001 / 0.1) skipped the lowest tick, leaving the axis' bottom
+                // unlabelled.
+                var k = (lo / step - 1e-9).rounded(.up)
                 if fixed == nil {
-                    lo = (lo / step).rounded(.down) * step
-                    hi = (hi / step).rounded(.up) * step
+                    k = (lo / step + 1e-9).rounded(.down)
+                    lo = k * step
+                    hi = (hi / step - 1e-9).rounded(.up) * step
                 }
                 var t: [Double] = []
-                var k = (lo / step).rounded(.up)
                 while k * step <= hi + step * 1e-9 && t.count < 50 {
                     t.append(abs(k * step) < step * 1e-9 ? 0 : k * step)
                     k += 1

@@ -191,6 +191,13 @@ struct ChartTests {
         let log = SVGChart(title: "t", xLabel: "N", yLabel: "ms", series: [.init(name: "s", points: [(1e4, 0.2), (1e6, 20)])],
                            xScale: .log, yScale: .log)
         for label in [">1e4<", ">1e5<", ">1e6<", ">0.1<", ">1<", ">10<", ">100<"] { #expect(log.svg.contains(label), "\(label)") }
+        // Both ends of a linear axis are labelled, also where the rounded end is a hair above a
+        // multiple of the step (0.6 / 0.1 = 5.999…): the lowest tick had been skipped.
+        for low in [0.61, 0.65, 0.3, 0.7, 1.3] {
+            let svg = SVGChart(title: "t", xLabel: "x", yLabel: "y", series: [.init(name: "s", points: [(0, low), (1, low + 0.35)])]).svg
+            // The plot spans y = 32 … 338 (400 high, one legend row); labels sit 4 below a tick.
+            #expect(svg.contains(#"y="36" text-anchor="end">"#) && svg.contains(#"y="342" text-anchor="end">"#), "\(low): \(svg)")
+        }
     }
 
     @Test("a non-finite point breaks the line; log axes leave out values ≤ 0")
