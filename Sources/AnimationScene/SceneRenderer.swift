@@ -99,9 +99,26 @@ public struct SceneRenderer {
     /// The SVG document of a scene as it stands: every layer drawn from its property values, no
     /// animation evaluated. For front ends that hold presentation values themselves (LayerTree's
     /// seed demos put each layer's presentation values in its properties).
-    public static func svg(snapshot scene: Scene, size: Size, caption: String) -> String {
+    ///
+    /// With `labeled`, the caption is also drawn (top left) and each top-level layer's id under its
+    /// frame, so that a picture of several alike layers says which is which (the transactions
+    /// demo's five squares).
+    public static func svg(snapshot scene: Scene, size: Size, caption: String, labeled: Bool = false) -> String {
         let values = scene.allLayers.map { LayerValues(reported: [:], layer: $0) }
-        return document(roots: roots(of: scene), values: values, size: size, caption: caption)
+        var svg = document(roots: roots(of: scene), values: values, size: size, caption: caption)
+        guard labeled else { return svg }
+        var text = "<text x=\"6\" y=\"14\" font-family=\"Helvetica, Arial, sans-serif\" font-size=\"11\" fill=\"#555555\">\(SVG.escape(caption))</text>\n"
+        for root in roots(of: scene) {
+            let v = values[root.index], b = v.rect("bounds"), place = placement(v)
+            let corners = [(0.0, 0.0), (1, 0), (0, 1), (1, 1)].map {
+                Point(x: b.origin.x + $0.0 * b.size.width, y: b.origin.y + $0.1 * b.size.height).applying(place)
+            }
+            guard corners.allSatisfy({ $0.x.isFinite && $0.y.isFinite }) else { continue }
+            let x = corners.map(\.x).reduce(0, +) / 4, y = corners.map(\.y).max()! + 13
+            text += "<text x=\"\(SVG.number(x))\" y=\"\(SVG.number(y))\" text-anchor=\"middle\" font-family=\"Helvetica, Arial, sans-serif\" font-size=\"11\" fill=\"#333333\">\(SVG.escape(v.layer.id))</text>\n"
+        }
+        svg.replace("</svg>", with: text + "</svg>")
+        return svg
     }
 
     private static func document(roots: [Node], values: [LayerValues], size: Size, caption: String) -> String {

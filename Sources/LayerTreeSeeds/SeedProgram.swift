@@ -74,7 +74,7 @@ public enum SeedRun {
             program.advance(to: t)
             program.context.tick(at: t)
             frames.append(SceneRenderer.svg(snapshot: snapshot(program.context), size: program.canvas,
-                                            caption: "\(type(of: program).name) at \(String(format: "%.3f", t)) s"))
+                                            caption: "\(type(of: program).name) at \(String(format: "%.3f", t)) s", labeled: true))
         }
         return frames
     }

@@ -97,6 +97,13 @@ struct SeedTests {
             let frames = SeedRun.frames(program, fps: 10)
             #expect(frames.count == Int(program.duration * 10) + 1, "\(type.name)")
             #expect(frames.allSatisfy { $0.hasPrefix("<svg") && $0.contains("<g id=") }, "\(type.name)")
+            // Each frame says its time, and names its top-level layers under them.
+            #expect(frames.last?.contains(">\(type.name) at \(String(format: "%.3f", program.duration)) s</text>") == true, "\(type.name)")
+            if type.name == "transactions" {
+                for name in ["a-standalone", "b-view", "c-view-animate", "d-delegate-nil", "e-transaction"] {
+                    #expect(frames.allSatisfy { $0.contains(">\(name)</text>") }, "\(name)")
+                }
+            }
         }
     }
 
