@@ -275,7 +275,7 @@ struct SmokeTests {
         }
     }
 
-    @Test("a duration of 1e-300 repeating forever reads the reference's values, never NaN, cumulative or not")
+    @Test("a count of iterations past Float's range (1e-300 s repeating forever; an offset of 1e300 s) reads no NaN, cumulative or not, in basic, keyframe and path tracks")
     func tinyDurationRepeatingForever() throws {
         for cumulative in [false, true] {
             var animation = BasicAnimation(keyPath: "opacity")
@@ -292,6 +292,28 @@ struct SmokeTests {
                 #expect(!batch.isNaN && !reference.isNaN, "cumulative \(cumulative) at \(t): \(batch) vs \(reference)")
                 #expect(PrecisionTable.maxDifference(.scalar(batch), .scalar(reference)) <= 1e-6, "cumulative \(cumulative) at \(t): \(batch) vs \(reference)")
             }
+        }
+        // Keyframes and paths too: a rectangle whose x and width do not move, a time offset of
+        // 1e300 s (the C fuzz target's finding: NaN in x and width).
+        var rect = KeyframeAnimation(keyPath: "bounds")
+        rect.values = [.rect(Rect(x: 1, y: 1, width: 1, height: 1)), .rect(Rect(x: 1, y: -1, width: 1, height: -4.3))]
+        (rect.duration, rect.timeOffset, rect.repeatCount, rect.isCumulative) = (0.73, 1e300, .infinity, true)
+        var along = KeyframeAnimation(keyPath: "position")
+        var line = Path()
+        line.move(to: Point(x: 3, y: 0))
+        line.addLine(to: Point(x: 3, y: 10))
+        along.path = line
+        (along.duration, along.timeOffset, along.repeatCount, along.isCumulative) = (0.73, 1e300, .infinity, true)
+        for keyframes in [rect, along] {
+            let store = TrackStore()
+            try store.add(keyframes, layer: LayerID(1))
+            let evaluator = FrameEvaluator(store: store)
+            evaluator.evaluate(at: 0.8)
+            let value = try #require(evaluator.value(layer: LayerID(1), property: keyframes.keyPath))
+            let model: AnimationValue = keyframes.keyPath == "bounds" ? .rect(Rect(x: 0, y: 0, width: 0, height: 0)) : .point(Point(x: 0, y: 0))
+            let reference = ReferenceEvaluator.presentationValue(ofProperty: keyframes.keyPath, model: model, animations: [keyframes], at: 0.8)
+            #expect(value.components.allSatisfy { !$0.isNaN } && reference.components.allSatisfy { !$0.isNaN }, "\(value) vs \(reference)")
+            #expect(value.components[0] == 1 || value.components[0] == 3, "x does not move: \(value)")
         }
         // A point whose y does not move keeps it after endlessly many cumulative iterations.
         var moving = BasicAnimation(keyPath: "position")

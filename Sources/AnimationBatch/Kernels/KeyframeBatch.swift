@@ -498,7 +498,7 @@ final class KeyframeBatch: TrackBatch {
         let add = timing.bit(CompiledTiming.addsBase)
         for c in 0..<w {
             var v = h00 * load16(v0[c], i) + h01 * load16(v1[c], i) + h10 * load16(d[c], i) + h11 * load16(s[c], i)
-            if cumulativeCount > 0 { v += timing.iteration * load16(cumulativeDelta[c], i) }
+            if cumulativeCount > 0 { v += TrackBatch.cumulativeTerm(timing.iteration, load16(cumulativeDelta[c], i)) }
             out.store(v, component: c, weight: timing.weight, addsBase: add, block: i)
         }
         if rotatingCount > 0 && w == 2 { storeAngles(block: i, timing: timing, fraction: q, columns) }

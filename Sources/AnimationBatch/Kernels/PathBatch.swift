@@ -267,8 +267,8 @@ final class PathBatch: TrackBatch {
         let add = timing.bit(CompiledTiming.addsBase)
         if cumulativeCount > 0 {
             let k = timing.iteration
-            out.store(x + k * load16(cumulativeDelta[0], i), component: 0, weight: timing.weight, addsBase: add, block: i)
-            out.store(y + k * load16(cumulativeDelta[1], i), component: 1, weight: timing.weight, addsBase: add, block: i)
+            out.store(x + TrackBatch.cumulativeTerm(k, load16(cumulativeDelta[0], i)), component: 0, weight: timing.weight, addsBase: add, block: i)
+            out.store(y + TrackBatch.cumulativeTerm(k, load16(cumulativeDelta[1], i)), component: 1, weight: timing.weight, addsBase: add, block: i)
         } else {
             out.store(x, component: 0, weight: timing.weight, addsBase: add, block: i)
             out.store(y, component: 1, weight: timing.weight, addsBase: add, block: i)

@@ -621,6 +621,17 @@ struct StatePointers {
 }
 
 /// The output columns of a batch, as raw pointers (see ``TrackBatch/outputPointers``).
+extension TrackBatch {
+    /// The cumulative term `k · Δ` of keyframe and path tracks (semantics §4.4), 0 where Δ is 0
+    /// (the same signed zero, so the bits are the product's): a count of iterations past Float's
+    /// range is ∞ (a time offset of 1e300 s), and ∞ × 0 — a component that does not move, or a
+    /// track that is not cumulative — was NaN.
+    @inline(__always)
+    static func cumulativeTerm(_ k: SIMD16<Float>, _ delta: SIMD16<Float>) -> SIMD16<Float> {
+        (k * delta).replacing(with: delta, where: delta .== 0)
+    }
+}
+
 struct OutputPointers {
     let outputs: UnsafeMutablePointer<UnsafeMutablePointer<Float>>
     let base: UnsafeMutablePointer<UnsafeMutablePointer<Float>>

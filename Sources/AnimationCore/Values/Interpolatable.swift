@@ -31,7 +31,9 @@ extension Double: Interpolatable {
     public func adding(_ delta: Double) -> Double { self + delta }
     public func subtracting(_ delta: Double) -> Double { self - delta }
     public func difference(from start: Double) -> Double { self - start }
-    public func repeated(times count: Double) -> Double { count == 0 ? 0 : self * count }
+    /// A difference of 0 stays 0 however many times (0 × ∞ would be NaN: a count past Float's
+    /// range reads as ∞ where the batch holds it).
+    public func repeated(times count: Double) -> Double { count == 0 ? 0 : (self == 0 ? self : self * count) }
     public func interpolationDistance(to other: Double) -> Double { abs(other - self) }
 }
 
@@ -44,6 +46,6 @@ extension Float: Interpolatable {
     public func adding(_ delta: Float) -> Float { self + delta }
     public func subtracting(_ delta: Float) -> Float { self - delta }
     public func difference(from start: Float) -> Float { self - start }
-    public func repeated(times count: Double) -> Float { count == 0 ? 0 : Float(Double(self) * count) }
+    public func repeated(times count: Double) -> Float { count == 0 ? 0 : (self == 0 ? self : Float(Double(self) * count)) }
     public func interpolationDistance(to other: Float) -> Double { abs(Double(other) - Double(self)) }
 }
