@@ -109,10 +109,8 @@ public struct SceneRenderer {
         guard labeled else { return svg }
         var text = "<text x=\"6\" y=\"14\" font-family=\"Helvetica, Arial, sans-serif\" font-size=\"11\" fill=\"#555555\">\(SVG.escape(caption))</text>\n"
         for root in roots(of: scene) {
-            let v = values[root.index], b = v.rect("bounds"), place = placement(v)
-            let corners = [(0.0, 0.0), (1, 0), (0, 1), (1, 1)].map {
-                Point(x: b.origin.x + $0.0 * b.size.width, y: b.origin.y + $0.1 * b.size.height).applying(place)
-            }
+            let v = values[root.index]
+            let corners = Self.corners(of: v.rect("bounds"), placed: placement(v))
             guard corners.allSatisfy({ $0.x.isFinite && $0.y.isFinite }) else { continue }
             let x = corners.map(\.x).reduce(0, +) / 4, y = corners.map(\.y).max()! + 13
             text += "<text x=\"\(SVG.number(x))\" y=\"\(SVG.number(y))\" text-anchor=\"middle\" font-family=\"Helvetica, Arial, sans-serif\" font-size=\"11\" fill=\"#333333\">\(SVG.escape(v.layer.id))</text>\n"
@@ -146,6 +144,13 @@ public struct SceneRenderer {
     private static func placement(_ v: LayerValues) -> AffineTransform {
         placement(bounds: v.rect("bounds"), anchor: v.point("anchorPoint"), position: v.point("position"),
                   transform: v.transform("transform"))
+    }
+
+    /// The four corners of `bounds` through `place`.
+    private static func corners(of bounds: Rect, placed place: AffineTransform) -> [Point] {
+        [(0.0, 0.0), (1, 0), (0, 1), (1, 1)].map {
+            Point(x: bounds.origin.x + $0.0 * bounds.size.width, y: bounds.origin.y + $0.1 * bounds.size.height).applying(place)
+        }
     }
 
     private static func placement(bounds: Rect, anchor: Point, position: Point, transform: Transform3D) -> AffineTransform {
@@ -282,9 +287,7 @@ public struct SceneRenderer {
             index += layer.flattenedCount
         }
         func include(bounds b: Rect, anchor: Point, position: Point, transform: Transform3D) {
-            let place = placement(bounds: b, anchor: anchor, position: position, transform: transform)
-            for (u, v) in [(0.0, 0.0), (1, 0), (0, 1), (1, 1)] {
-                let p = Point(x: b.origin.x + u * b.size.width, y: b.origin.y + v * b.size.height).applying(place)
+            for p in corners(of: b, placed: placement(bounds: b, anchor: anchor, position: position, transform: transform)) {
                 guard p.x.isFinite, p.y.isFinite else { continue }
                 minX = min(minX, p.x)
                 minY = min(minY, p.y)
@@ -303,7 +306,7 @@ public struct SceneRenderer {
         let span = tops.map { SceneEvaluation.plotDuration(of: evaluation.layers[$0]) }.max() ?? 0
         struct Sampled {
             var bounds: SlotHandle?, anchor: SlotHandle?, position: SlotHandle?, transform: SlotHandle?
-            var model: LayerValues
+            var model: (bounds: Rect, anchor: Point, position: Point, transform: Transform3D)
         }
         var sampled: [Sampled] = []
         for i in tops {
@@ -315,19 +318,17 @@ public struct SceneRenderer {
                 }
             }
             guard moves else { continue }
-            let id = LayerID(UInt64(i + 1)), store = evaluation.store
+            let id = LayerID(UInt64(i + 1)), store = evaluation.store, model = LayerValues(reported: [:], layer: layer)
             sampled.append(Sampled(bounds: store.slot(layer: id, property: "bounds"), anchor: store.slot(layer: id, property: "anchorPoint"),
                                    position: store.slot(layer: id, property: "position"), transform: store.slot(layer: id, property: "transform"),
-                                   model: LayerValues(reported: [:], layer: layer)))
+                                   model: (model.rect("bounds"), model.point("anchorPoint"), model.point("position"), model.transform("transform"))))
         }
         if !sampled.isEmpty {
-            let model = sampled.map { (bounds: $0.model.rect("bounds"), anchor: $0.model.point("anchorPoint"),
-                                       position: $0.model.point("position"), transform: $0.model.transform("transform")) }
             let evaluator = evaluation.evaluator
             for k in 0...60 {
                 evaluator.evaluate(at: span * Double(k) / 60)
-                for (s, m) in zip(sampled, model) {
-                    var bounds = m.bounds, anchor = m.anchor, position = m.position, transform = m.transform
+                for s in sampled {
+                    var (bounds, anchor, position, transform) = s.model
                     if let slot = s.bounds, case .rect(let r)? = evaluator.value(of: slot) { bounds = r }
                     if let slot = s.anchor, case .point(let p)? = evaluator.value(of: slot) { anchor = p }
                     if let slot = s.position, case .point(let p)? = evaluator.value(of: slot) { position = p }
