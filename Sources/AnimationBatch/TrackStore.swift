@@ -27,7 +27,7 @@ import AnimationCore
 ///
 /// Behind the facade each stage has a room of its own, all working on one set of tables
 /// (`EngineTables`: records, free lists, handles): `AnimationCompiler` (Compile/),
-/// `Retargeter` and `Parking` (Changes/), `SlotPlanner` (Plan/) and `LayerClocks` (Time/).
+/// `Retargeter` and `Parking` (Changes/), `SlotPlanner` (Plan/), `LayerClocks` and `EventSchedule` (Time/).
 public final class TrackStore {
     let tables: EngineTables
     let clocks: LayerClocks
@@ -35,6 +35,7 @@ public final class TrackStore {
     let compiler: AnimationCompiler
     let retargeter: Retargeter
     let parking: Parking
+    let schedule: EventSchedule
     /// Every slot's presentation value (``EngineTables/table``), kept here for the inlined reads.
     @usableFromInline let table: PresentationTable
 
@@ -46,6 +47,7 @@ public final class TrackStore {
         compiler = AnimationCompiler(tables: tables, planner: planner, clocks: clocks)
         retargeter = Retargeter(tables: tables, planner: planner, compiler: compiler, clocks: clocks)
         parking = Parking(tables: tables, planner: planner, compiler: compiler, retargeter: retargeter, clocks: clocks)
+        schedule = EventSchedule(tables: tables, clocks: clocks)
         table = tables.table
     }
 

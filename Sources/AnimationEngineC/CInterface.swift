@@ -548,6 +548,22 @@ public func aeEngineEvaluate(_ pointer: OpaquePointer?, _ time: Double, _ thread
     }
 }
 
+/// The C function `ae_engine_settle_state` (documented in `animation_engine.h`).
+@_cdecl("ae_engine_settle_state")
+public func aeEngineSettleState(_ pointer: OpaquePointer?, _ settled: UnsafeMutablePointer<Int32>?, _ hasNext: UnsafeMutablePointer<Int32>?,
+                                _ nextTime: UnsafeMutablePointer<Double>?, _ infinite: UnsafeMutablePointer<Int32>?,
+                                _ running: UnsafeMutablePointer<Int32>?) -> ae_status {
+    call {
+        let evaluator = try engine(pointer).evaluator
+        settled?.pointee = evaluator.isSettled ? 1 : 0
+        let next = evaluator.nextEventTime
+        hasNext?.pointee = next == nil ? 0 : 1
+        nextTime?.pointee = next ?? 0
+        infinite?.pointee = evaluator.store.hasInfiniteAnimations ? 1 : 0
+        running?.pointee = evaluator.hasRunningAnimations ? 1 : 0
+    }
+}
+
 /// The C function `ae_engine_read_value` (documented in `animation_engine.h`).
 @_cdecl("ae_engine_read_value")
 public func aeEngineReadValue(_ pointer: OpaquePointer?, _ layer: UInt64, _ property: UnsafePointer<CChar>?,

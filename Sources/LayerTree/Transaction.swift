@@ -269,6 +269,14 @@ final class TransactionStack {
         levels.contains { $0.completion != nil }
     }
 
+    /// Whether a completion block will run at the next tick without new input: one that became
+    /// ready, or the implicit transaction's (committed by the tick) with nothing left to wait for.
+    var hasCompletionDue: Bool {
+        if !readyCompletions.isEmpty { return true }
+        guard levels.count == 1, levels[0].isImplicit, let group = levels[0].completion else { return false }
+        return group.pending == 0 && !group.hasRun
+    }
+
     /// Every open level's completion group: an animation added now is waited for by each.
     func openGroups() -> [CompletionGroup] {
         levels.compactMap { $0.completion }

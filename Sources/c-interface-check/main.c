@@ -141,6 +141,14 @@ int main(void) {
           near(v[2], 0.5, 1e-5) && near(v[3], 1, 1e-6), "color %g %g %g %g", v[0], v[1], v[2], v[3]);
     CHECK(ae_engine_read_value(engine, 8, "opacity", v, 16, &count) == AE_OK && near(v[0], 1, 1e-5), "keyframe %g", v[0]);
     CHECK(ae_engine_read_value(engine, 8, "position", v, 16, &count) == AE_OK && near(v[0], 25, 1e-3) && near(v[1], 0, 1e-3), "path %g", v[0]);
+    // Settle queries: animations run, the next one ends within 2 s (the path's duration).
+    int settled = -1, has_next = -1, infinite = -1, running = -1;
+    double next_time = -1;
+    CHECK(ae_engine_settle_state(engine, &settled, &has_next, &next_time, &infinite, &running) == AE_OK && settled == 0 &&
+          has_next == 1 && next_time > 0.5 && next_time <= 2 && infinite == 0 && running == 1, "settle state while running: %d %d %g %d %d",
+          settled, has_next, next_time, infinite, running);
+    CHECK(ae_engine_settle_state(engine, NULL, NULL, NULL, NULL, NULL) == AE_OK, "settle state: every output is optional");
+    CHECK(ae_engine_settle_state(NULL, &settled, NULL, NULL, NULL, NULL) == AE_ERROR_INVALID_ENGINE, "settle state: null engine");
     // Bulk, without copying: every layer's opacity; the changed set names column and row.
     const double *values_out = NULL;
     const uint64_t *layers_out = NULL;
@@ -182,6 +190,9 @@ int main(void) {
     CHECK(ae_engine_counts(engine, &animations, &tracks) == AE_OK && animations == 1 && tracks == 1,
           "the five removed on completion were reaped when they finished; the held spring stays: %zu %zu", animations, tracks);
     CHECK(ae_engine_remove(engine, opacity) == AE_ERROR_UNKNOWN_ID, "a reaped animation's id is stale");
+    CHECK(ae_engine_settle_state(engine, &settled, &has_next, &next_time, &infinite, &running) == AE_OK && settled == 1 &&
+          has_next == 0 && next_time == 0 && infinite == 0 && running == 0,
+          "settled once everything ended (the spring held forwards): %d %d %g %d %d", settled, has_next, next_time, infinite, running);
 
     // Bad input: error codes and messages, never a crash.
     CHECK(ae_engine_evaluate(NULL, 0, 1) == AE_ERROR_INVALID_ENGINE, "null engine");

@@ -106,6 +106,7 @@ struct MediaTimingTests {
         #expect(scalarValue(a, at: 11.5) == 25)
         #expect(ReferenceEvaluator.sample(a, at: 9.9, base: 0).phase == .before)
         #expect(ReferenceEvaluator.sample(a, at: 12, base: 0).phase == .after)
+        #expect(a.timing.activeEndTimeInParent == 12)   // played backwards over [10, 12)
         var filled = a
         filled.fillMode = .both
         filled.isRemovedOnCompletion = false

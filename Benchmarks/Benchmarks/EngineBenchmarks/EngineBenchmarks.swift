@@ -362,6 +362,59 @@ let benchmarks: @Sendable () -> Void = {
         try SeedTree.make(layers: seedLayers)
     }
 
+    // A settled tree (docs/settling.md): 10,000 layers whose opacity changed once and whose
+    // implicit animations have ended — removed on completion (the default), or kept by a
+    // forwards fill. What a host pays per frame when it asks `isSettled` and skips the tick,
+    // beside the tick it would run without asking.
+    for kept in [false, true] {
+        let what = kept ? "animations kept by a forwards fill" : "animations ended and removed"
+        func settledTree() -> LayerContext {
+            let context = LayerContext(configuration: FrameEvaluator.Configuration(maximumThreads: 2))
+            for _ in 0..<seedLayers { context.rootLayer.addSublayer(Layer()) }
+            context.tick(at: 0)
+            for layer in context.rootLayer.sublayers ?? [] {
+                if kept {
+                    var fade = BasicAnimation(keyPath: "opacity", from: 1.0, to: 0.5, duration: 0.25)
+                    fade.fillMode = .forwards
+                    fade.isRemovedOnCompletion = false
+                    try? layer.add(fade, forKey: "fade")
+                } else {
+                    layer.opacity = 0.5
+                }
+            }
+            context.tick(at: 0.1)
+            context.tick(at: 1)
+            return context
+        }
+        Benchmark("Settled tree (\(seedLayers) layers, \(what)): isSettled per frame",
+                  configuration: .init(metrics: metrics, tags: ["threads": "2", "build": BuildInfo.summary],
+                                       timeUnits: .nanoseconds, warmupIterations: 3, scalingFactor: .kilo,
+                                       maxDuration: .seconds(2), maxIterations: 10_000)) { (benchmark: Benchmark, context: LayerContext) in
+            precondition(context.isSettled)
+            var settled = 0
+            benchmark.startMeasurement()
+            for _ in benchmark.scaledIterations { settled += context.isSettled ? 1 : 0 }
+            benchmark.stopMeasurement()
+            blackHole(settled)
+        } setup: {
+            settledTree()
+        }
+        Benchmark("Settled tree (\(seedLayers) layers, \(what)): tick per frame",
+                  configuration: .init(metrics: metrics, tags: ["threads": "2", "build": BuildInfo.summary],
+                                       timeUnits: .microseconds, warmupIterations: 3, scalingFactor: .one,
+                                       maxDuration: .seconds(2), maxIterations: 10_000)) { (benchmark: Benchmark, context: LayerContext) in
+            var frame = 61
+            benchmark.startMeasurement()
+            for _ in benchmark.scaledIterations {
+                context.tick(at: Double(frame) / 60)
+                frame += 1
+            }
+            benchmark.stopMeasurement()
+        } setup: {
+            settledTree()
+        }
+    }
+
     // The Dispatch scheduler (`FrameEvaluator.Configuration.Scheduler.dispatch`), 2 threads, beside
     // the worker pool above: W2 at 100k and W3. `concurrentPerform` allocates on every call on
     // Linux, so these frames are not allocation-free (perf-report's check leaves them out).

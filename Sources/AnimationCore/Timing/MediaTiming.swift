@@ -121,13 +121,13 @@ public struct MediaTiming: Sendable, Hashable {
         return iterationDuration
     }
 
-    /// The parent time at which the active duration ends, `beginTime + activeDuration / speed` for
-    /// positive speeds; `.infinity` when it never ends (speed 0, infinite repeats). For negative
-    /// speeds the active duration runs from `beginTime` toward earlier parent times, so this is the
-    /// parent time at which it *started*: `beginTime − activeDuration / |speed|`.
+    /// The parent time at which the active duration ends, `beginTime + activeDuration / |speed|`;
+    /// `.infinity` when it never ends (speed 0, infinite repeats). A negative speed plays the
+    /// active duration backwards over the same parent times, [beginTime, this) (semantics §2.4:
+    /// active iff `−AD < e ≤ 0` with `e = (tp − b)·s`, which is `b ≤ tp < b + AD/|s|`).
     public var activeEndTimeInParent: Double {
-        if speed == 0 || !activeDuration.isFinite { return speed < 0 ? -.infinity : .infinity }
-        return beginTime + activeDuration / speed
+        if speed == 0 || !activeDuration.isFinite { return .infinity }
+        return beginTime + activeDuration / abs(speed)
     }
 
     // MARK: Time conversion (semantics §2.2)

@@ -184,6 +184,23 @@ ae_status ae_engine_counts(ae_engine *engine, size_t *out_animations, size_t *ou
  * thread only, n = at most n. Results are bit-identical for any thread count. */
 ae_status ae_engine_evaluate(ae_engine *engine, double time, int threads);
 
+/* Settle queries after the last frame (docs/settling.md), each written where its pointer is not
+ * null:
+ * - *out_settled: 1 when, without new input, no later frame changes a value or reports an event
+ *   (every animation ended, kept by a forwards fill, or frozen by speed 0; no removal waits to be
+ *   reported), else 0;
+ * - *out_has_next and *out_next_time: 1 and the earliest time after the last frame's at which an
+ *   animation begins or ends its active duration (inside groups too), or at which an event is due
+ *   (the next Double after the last frame's time); 0 and 0 when there is none, or before the
+ *   first frame;
+ * - *out_infinite: 1 while some animation repeats forever on a moving clock (never settled);
+ * - *out_running: 1 while some animation is in its active duration on a moving clock (its value
+ *   may change at every frame); when 0, nothing changes before the next time.
+ * A host that sees nothing running skips frames until the next time (or new input); a test jumps
+ * from event to event. */
+ae_status ae_engine_settle_state(ae_engine *engine, int *out_settled, int *out_has_next, double *out_next_time,
+                                 int *out_infinite, int *out_running);
+
 /* The presentation value of `property` on `layer` after the last frame: its component count
  * goes to *out_count (when not null) and min(capacity, count) components to out (which may be null
  * when capacity is 0). AE_ERROR_UNKNOWN_ID when the layer has no such slot;
