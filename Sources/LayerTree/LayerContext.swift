@@ -44,7 +44,8 @@ public final class LayerContext {
     /// The root of the tree: layers added under it (at any depth) are animated by this context.
     public let rootLayer: Layer
 
-    /// The time of the latest tick (0 before the first). Property changes and
+    /// The context's time at the latest tick (0 before the first): the time passed to
+    /// ``tick(at:)``, less ``timeLag`` where a ``gapPolicy`` dropped part of a long gap. Property changes and
     /// ``Layer/add(_:forKey:delegate:)`` made between two ticks happen at this time: their
     /// animations begin at it (semantics §1.5).
     public private(set) var currentTime: Double = 0
@@ -55,6 +56,9 @@ public final class LayerContext {
     /// for its layer to join the tree (``Layer/add(_:forKey:delegate:)``) and turned out to name
     /// a key the layer has no value for.
     public private(set) var lastActionError: AnimationError?
+
+    /// What a long gap between ticks means, and what it has dropped (``gapPolicy``).
+    var gapState = GapState()
 
     /// Every layer in the tree by its engine name.
     private(set) var layers: [LayerID: Layer] = [:]
@@ -128,11 +132,15 @@ public final class LayerContext {
     /// animation, removes finished ones (§1.4), calls `display()` on the presentation copy of
     /// each layer that needs it (§11), then delivers animation-delegate callbacks and
     /// transaction completions. A time that is not finite is ignored (nothing happens).
+    ///
+    /// `time` is the host's; the context's time (``currentTime``) is the same unless a
+    /// ``gapPolicy`` dropped part of a long gap (``timeLag``).
     public func tick(at time: Double) {
         guard time.isFinite else { return }
         let stack = TransactionStack.current
         stack.commitImplicit(runNow: false)
-        currentTime = time
+        currentTime = contextTime(forHostTime: time)
+        let time = currentTime
         checkInvariants()   // debug and fuzzing builds only: nothing in release
         evaluator.evaluate(at: time)
         tickCount += 1
