@@ -5,7 +5,8 @@ import AnimationWorkloads
 /// Animations decoded from fuzz input: every field of every kind, with edge values where allowed.
 extension FuzzInput {
     /// Media timing with every field drawn (begin, duration 0 or negative, speed 0 or negative,
-    /// offsets, repeat counts and durations up to ∞, autoreverse, fill mode).
+    /// offsets, repeat counts and durations up to ∞, autoreverse, fill mode; one in eight
+    /// instant, as reduced motion makes it).
     public mutating func timing(edges: Bool) -> MediaTiming {
         var timing = MediaTiming()
         timing.beginTime = choice(3) == 0 ? 0 : number(scale: 4, edges: edges)
@@ -20,6 +21,7 @@ extension FuzzInput {
         }
         timing.autoreverses = bool()
         timing.fillMode = FillMode.allCases[choice(FillMode.allCases.count)]
+        timing.isInstant = choice(8) == 0
         return timing
     }
 

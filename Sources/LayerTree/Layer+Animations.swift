@@ -20,13 +20,7 @@ extension Layer {
     /// - Throws: `AnimationError` naming the first invalid field, or `keyPath` when it names a
     ///   key the layer has no value for.
     public func add(_ animation: any Animation, forKey key: String?, delegate: (any AnimationDelegate)? = nil) throws {
-        try animation.validate()
-        guard let context, id != nil else {
-            if let key { waitingAnimations.removeAll { $0.key == key } }
-            waitingAnimations.append((animation, key, delegate))
-            return
-        }
-        try context.add(animation, to: self, forKey: key, delegate: delegate)
+        try add(animation, forKey: key, delegate: delegate, motion: .system)
     }
 
     /// Removes the animation under `key`: it stops unfinished (§8.1) and the presentation value

@@ -69,7 +69,7 @@ open class Layer {
     /// Whether its context compares its needs-display keys after each tick.
     var isWatched = false
     /// Animations added while outside a context: added to the engine when the layer joins one.
-    var waitingAnimations: [(animation: any Animation, key: String?, delegate: (any AnimationDelegate)?)] = []
+    var waitingAnimations: [(animation: any Animation, key: String?, delegate: (any AnimationDelegate)?, motion: MotionPreference)] = []
     /// The last presentation value drawn for each needs-display key (§11), to notice changes.
     var displayedValues: [String: AnimationValue] = [:]
 
@@ -214,6 +214,15 @@ open class Layer {
     /// Whether changing `key` — in the model or through an animation — redisplays the layer
     /// (semantics §11): false by default. Subclasses override it for keys they draw.
     open class func needsDisplay(forKey key: String) -> Bool { false }
+
+    /// Whether animating `key` is motion, which ``LayerContext/reducedMotion`` reduces:
+    /// "position", "bounds", "anchorPoint", "transform", "sublayerTransform", "zPosition",
+    /// "path" and key paths under them ("position.x", "transform.rotation.z") are; opacity,
+    /// colours, stroke ends, widths and custom keys are not, unless a subclass says so (a
+    /// custom `progress` that sweeps an arc across the screen, say).
+    open class func isMotion(forKey key: String) -> Bool {
+        Layer.motionKeys.contains(AnimationKeyPath.split(key).property)
+    }
 
     /// The action a change of `event` runs when nothing before it in the lookup answered (§10
     /// step 4): for an implicitly animated property (§12) a basic animation with no values —

@@ -60,6 +60,23 @@ public final class LayerContext {
     /// What a long gap between ticks means, and what it has dropped (``gapPolicy``).
     var gapState = GapState()
 
+    /// Reduced motion for the animations added from now on (``ReducedMotion``, docs/reduced-motion.md):
+    /// `.off` by default. Animations that move things (``Layer/isMotion(forKey:)``) added while it
+    /// is `.scaleDurations(f)` run in `f` of their time; while it is `.instant` they take none —
+    /// implicit actions, `View.animate` and explicit adds alike, unless added with a
+    /// ``MotionPreference`` that says otherwise. Running animations keep the timing they were
+    /// added with. A scale factor outside (0, 1] is refused: the setting stays as it was and
+    /// ``lastActionError`` names `reducedMotion`.
+    public var reducedMotion: ReducedMotion = .off {
+        didSet {
+            guard !reducedMotion.isValid else { return }
+            if case .scaleDurations(let factor) = reducedMotion {
+                lastActionError = AnimationError(field: "reducedMotion", reason: "scaleDurations needs a factor in (0, 1] (got \(factor))")
+            }
+            reducedMotion = oldValue
+        }
+    }
+
     /// Every layer in the tree by its engine name.
     private(set) var layers: [LayerID: Layer] = [:]
     private var nextLayerID: UInt64 = 1
@@ -290,6 +307,7 @@ public final class LayerContext {
             if let implicit, let record, let handle, implicit.timing.beginTime == 0 {
                 record.implicitSignature = ImplicitSignature(implicit)
                 record.implicitDuration = Transaction.animationDuration()
+                record.implicitMotion = implicitMotion(forKey: key, on: layer)
                 record.implicitHandle = handle
             }
         } catch let error as AnimationError {
@@ -297,6 +315,12 @@ public final class LayerContext {
         } catch {
             lastActionError = AnimationError(field: key, reason: "\(error)")
         }
+    }
+
+    /// The reduced-motion mode an implicit animation of `key` on `layer` is added under (its
+    /// track keeps that timing: a takeover needs the same).
+    private func implicitMotion(forKey key: String, on layer: Layer) -> ReducedMotion {
+        reducedMotion != .off && type(of: layer).isMotion(forKey: key) ? reducedMotion : .off
     }
 
     /// Whether a key's action that runs again takes its last animation over in place
@@ -315,6 +339,7 @@ public final class LayerContext {
                           record: ActionRecord, stack: TransactionStack) -> Bool {
         guard action.timing.beginTime == 0, let id = layer.id, let last = record.implicitHandle,
               record.implicitDuration == stack.animationDuration, !stack.hasOpenGroups,
+              record.implicitMotion == implicitMotion(forKey: key, on: layer),
               record.implicitSignature?.matches(action) == true else { return false }
         let beginTime = localTime(of: layer)
         guard let handle = store.retargetImplicit(last, layer: id, forKey: key, from: before, beginTime: beginTime) else {
@@ -340,13 +365,16 @@ public final class LayerContext {
     /// Adds an animation to a layer in the tree (``Layer/add(_:forKey:delegate:)``); returns its
     /// engine handle (nil when the layer is not in the tree).
     @discardableResult
-    func add(_ animation: any Animation, to layer: Layer, forKey key: String?, delegate: (any AnimationDelegate)?) throws -> AnimationHandle? {
+    func add(_ animation: any Animation, to layer: Layer, forKey key: String?, delegate: (any AnimationDelegate)?,
+             motion: MotionPreference = .system) throws -> AnimationHandle? {
         guard let id = layer.id else { return nil }
         let stack = TransactionStack.current
         stack.touch()
-        // §1.3, §1.5: duration from the transaction, beginTime 0 → the layer's time now.
-        let prepared = try animation.preparedForAdding(layerTime: localTime(of: layer),
-                                                       transactionDuration: Transaction.animationDuration())
+        // §1.3, §1.5: duration from the transaction, beginTime 0 → the layer's time now; then
+        // reduced motion, in the animation's timing (docs/reduced-motion.md).
+        var prepared: any Animation = try animation.preparedForAdding(layerTime: localTime(of: layer),
+                                                                      transactionDuration: Transaction.animationDuration())
+        prepared = motionMode(for: prepared, on: layer, preference: motion).apply(to: prepared)
         if let property = prepared as? any PropertyAnimation {
             try prepareSlots(for: property, on: layer, id: id)
         } else {
@@ -427,7 +455,7 @@ public final class LayerContext {
                 // Checked when added; what needs the tree (a key the layer has no value for) is
                 // checked now, and a failure is reported where an action's would be.
                 do {
-                    try add(w.animation, to: l, forKey: w.key, delegate: w.delegate)
+                    try add(w.animation, to: l, forKey: w.key, delegate: w.delegate, motion: w.motion)
                 } catch {
                     lastActionError = (error as? AnimationError) ?? AnimationError(field: w.key ?? "animation", reason: "\(error)")
                 }
@@ -523,6 +551,8 @@ final class ActionRecord {
     var implicitHandle: AnimationHandle?
     var implicitDuration = 0.0
     var implicitSignature: ImplicitSignature?
+    /// The reduced-motion mode it was added under.
+    var implicitMotion = ReducedMotion.off
     /// The presentation value the key's action started from in tick interval `startTick`.
     var startValue: AnimationValue?
     /// Where the last change of the key touched the engine (`TrackStore.prefetchChange(_:)`).

@@ -31,6 +31,7 @@ import AnimationWorkloads
         maybe(&s.timing.repeatCount)
         maybe(&s.timing.repeatDuration)
         s.timing.autoreverses = Bool.random(using: &g)
+        s.timing.isInstant = Bool.random(using: &g)
         s.timing.fillMode = FillMode.allCases.randomElement(using: &g)!
         s.timingFunction = [nil, .easeIn, .default, try! TimingFunction(controlPoints: 0.3, -2.5, 0.9, 7.25)].randomElement(using: &g)!
         s.isRemovedOnCompletion = Bool.random(using: &g)
@@ -56,7 +57,7 @@ import AnimationWorkloads
     static func bits(_ s: PropertyAnimationSettings) -> [UInt64] {
         let t = s.timing
         var out = [t.beginTime, t.duration, t.speed, t.timeOffset, t.repeatCount, t.repeatDuration].map(\.bitPattern)
-        out += [t.autoreverses ? 1 : 0, UInt64(FillMode.allCases.firstIndex(of: t.fillMode)!)]
+        out += [t.autoreverses ? 1 : 0, t.isInstant ? 1 : 0, UInt64(FillMode.allCases.firstIndex(of: t.fillMode)!)]
         out += s.timingFunction.map { [1, $0.x1.bitPattern, $0.y1.bitPattern, $0.x2.bitPattern, $0.y2.bitPattern] } ?? [0]
         out += [s.isRemovedOnCompletion ? 1 : 0, s.isAdditive ? 1 : 0, s.isCumulative ? 1 : 0]
         out += [s.valueFunction.map { UInt64(ValueFunction.allCases.firstIndex(of: $0)! + 1) } ?? 0]

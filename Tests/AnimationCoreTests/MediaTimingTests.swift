@@ -342,4 +342,50 @@ struct MediaTimingTests {
         }
         #expect(states.allSatisfy { (0...1).contains($0.progress) })
     }
+
+    // MARK: Instant timings (reduced motion, docs/reduced-motion.md)
+
+    @Test("an instant timing is before its begin time, then after its end from the begin time on")
+    func instantPhases() {
+        var a = scalarAnimation { $0.duration = 2; $0.beginTime = 3 }
+        a.timing.isInstant = true
+        #expect(ReferenceEvaluator.sample(a, at: 2.999, base: 0).phase == .before)
+        #expect(ReferenceEvaluator.sample(a, at: 3, base: 0).phase == .after)
+        #expect(ReferenceEvaluator.sample(a, at: 3, base: 0).value == nil)   // removed on completion
+        a.fillMode = .forwards
+        a.isRemovedOnCompletion = false
+        #expect(scalarValue(a, at: 3) == 100)                 // the end state at its begin time
+        #expect(scalarValue(a, at: 2.5) == nil)               // no backwards fill: nothing before
+        a.fillMode = .both
+        #expect(scalarValue(a, at: 2.5) == 100)               // a backwards fill shows the same end
+        #expect(a.timing.activeEndTimeInParent == 3)
+    }
+
+    @Test("an instant timing shows the state its active duration ends in: repeats, autoreverse, offset, reversed")
+    func instantEndState() {
+        func instantEnd(_ configure: (inout BasicAnimation) -> Void) -> Double? {
+            var a = scalarAnimation { $0.fillMode = .forwards; $0.isRemovedOnCompletion = false; configure(&$0) }
+            let written = a
+            a.timing.isInstant = true
+            // As the animation written would show after its end.
+            let farAfter = written.timing.activeEndTimeInParent + 1
+            #expect(scalarValue(a, at: a.beginTime) == scalarValue(written, at: farAfter))
+            return scalarValue(a, at: a.beginTime + 0.001)
+        }
+        #expect(instantEnd { $0.repeatCount = 1.5 } == 50)
+        #expect(instantEnd { $0.autoreverses = true; $0.repeatCount = 2 } == 0)
+        #expect(instantEnd { $0.timeOffset = 0.25 } == 25)
+        #expect(instantEnd { $0.speed = -1; $0.beginTime = 1 } == 0)
+    }
+
+    @Test("an instant timing that repeats forever has no end state: it shows nothing; at speed 0 it stays frozen at its end")
+    func instantEdges() {
+        var forever = scalarAnimation { $0.repeatCount = .infinity; $0.fillMode = .forwards; $0.isRemovedOnCompletion = false }
+        forever.timing.isInstant = true
+        #expect(ReferenceEvaluator.sample(forever, at: 1, base: 0).value == nil)
+        var frozen = scalarAnimation { $0.speed = 0; $0.timeOffset = 0.5 }
+        frozen.timing.isInstant = true
+        #expect(ReferenceEvaluator.sample(frozen, at: 10, base: 0).phase == .active)
+        #expect(scalarValue(frozen, at: 10) == 50)   // its end state: t = AD + o wraps to the offset (§2.6)
+    }
 }

@@ -54,6 +54,19 @@ struct CompiledTiming: Sendable {
         if t.fillMode.fillsForwards { f |= Self.fillsForwards }
         if topLevel && removedOnCompletion { f |= Self.removedOnCompletion }
         if topLevel { f |= Self.topLevel }
+        if t.isInstant {
+            // Reduced motion's instant timing: an active duration of 0 (before from e < 0, after
+            // from e = 0 on, §2.4), whose end state is the one its real active duration ends in
+            // (MediaTiming.endState, with its time offset). The general fold reads a local time
+            // of 0 as that end (``foldGeneral(tp:_:_:_:)``). Repeating forever, it has no end
+            // state: it shows nothing in any phase (paused at speed 0 too), marked by an
+            // infinite time offset, which the fold's local time turns to NaN.
+            let end = t.endState
+            activeDuration = 0
+            endProgress = end.progress
+            endIteration = Float(end.iteration)
+            if !end.contributes { timeOffset = .infinity }
+        }
         flags = f
         self.timeNode = -1
         point(at: timeNode)
@@ -506,6 +519,10 @@ struct TimingKernel {
         w.replace(with: w - ad, where: w .>= ad)
         w.replace(with: ad, where: endInclusive .& (w .== 0))
         t.replace(with: w, where: finite)
+        // An instant timing (AD = 0, reduced motion) is at its end whatever its time: its end
+        // state is precomputed (``CompiledTiming/endProgress``); the wrap above divided by 0. One
+        // with no end state (an infinite offset) keeps the NaN: it shows nothing.
+        t.replace(with: zeros, where: (ad .== zeros) .& (o .< .infinity))
 
         // §2.6 fill, §1.4 removal, and the undefined: NaN parent time, non-finite local time.
         let removed = removedOnCompletion .& after

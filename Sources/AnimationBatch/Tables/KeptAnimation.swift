@@ -103,6 +103,7 @@ struct PackedAnimation {
     private static let fillShift: UInt64 = 19           // 2 bits
     private static let timingShift: UInt64 = 21         // 6 bits: which timing fields are stored
     private static let valueFunctionShift: UInt64 = 27  // 4 bits: 0 none, 1 + case index
+    private static let instant: UInt64 = 1 << 31        // MediaTiming.isInstant (reduced motion)
     private static let keyPathShift: UInt64 = 32        // 16 bits: the key path's UTF-8 length
     private static let maxKeyPathBytes = 0xFFFF
 
@@ -181,6 +182,7 @@ struct PackedAnimation {
             if settings.isAdditive { header |= additive }
             if settings.isCumulative { header |= cumulative }
             if timing.autoreverses { header |= autoreverses }
+            if timing.isInstant { header |= instant }
             if settings.timingFunction != nil { header |= hasTimingFunction }
             header |= UInt64(fills.firstIndex(of: timing.fillMode)!) << fillShift
             header |= timingMask << timingShift
@@ -317,6 +319,7 @@ struct PackedAnimation {
         field(4, &settings.timing.repeatCount)
         field(5, &settings.timing.repeatDuration)
         settings.timing.autoreverses = header & Self.autoreverses != 0
+        settings.timing.isInstant = header & Self.instant != 0
         settings.timing.fillMode = Self.fills[Int((header >> Self.fillShift) & 3)]
         if header & Self.hasTimingFunction != 0 { settings.timingFunction = r.function() }
         settings.isRemovedOnCompletion = header & Self.removedOnCompletion != 0

@@ -38,6 +38,17 @@ struct EventSchedule {
         var speed: Double
         var activeDuration: Double
 
+        init(beginTime: Double, speed: Double, activeDuration: Double) {
+            self.beginTime = beginTime
+            self.speed = speed
+            self.activeDuration = activeDuration
+        }
+
+        /// A group's timing as its node keeps it (an instant one, reduced motion's, takes no time).
+        init(_ t: MediaTiming) {
+            self.init(beginTime: t.beginTime, speed: t.speed, activeDuration: t.isInstant ? 0 : t.activeDuration)
+        }
+
         /// 0 before, 1 active, 2 after at local time `tau`, with the timing kernel's comparisons.
         func phase(atLocalTime tau: Double) -> Int {
             if speed == 0 { return 1 }   // a pause: always active (§2.4)
@@ -56,10 +67,7 @@ struct EventSchedule {
 
     /// The top-level timing of live animation `a`, or nil when it has neither track nor group.
     func topTiming(of a: Int32) -> TopTiming? {
-        if let root = tables.animations[a].nodes.first {
-            let t = tables.nodes[Int(root)].timing
-            return TopTiming(beginTime: t.beginTime, speed: t.speed, activeDuration: t.activeDuration)
-        }
+        if let root = tables.animations[a].nodes.first { return TopTiming(tables.nodes[Int(root)].timing) }
         guard let track = tables.animations[a].tracks.first else { return nil }
         let t = tables.batches[Int(tables.tracks[track].batch)].timing(Int(tables.tracks[track].index))
         return TopTiming(beginTime: t.beginTime, speed: t.speed, activeDuration: t.activeDuration)
@@ -345,8 +353,7 @@ struct GroupSearch {
             add(EventSchedule.TopTiming(beginTime: timing.beginTime, speed: timing.speed, activeDuration: timing.activeDuration))
         }
         for n in record.nodes where tables.nodes[Int(n)].parent == node {
-            let timing = tables.nodes[Int(n)].timing
-            add(EventSchedule.TopTiming(beginTime: timing.beginTime, speed: timing.speed, activeDuration: timing.activeDuration))
+            add(EventSchedule.TopTiming(tables.nodes[Int(n)].timing))
             nested.append(n)
         }
         return (targets, nested)
@@ -482,7 +489,7 @@ struct GroupPieces {
     /// duration.
     func walk(from: Double, to: Double, _ body: (Piece) -> Bool) {
         let s = timing.speed
-        guard s != 0, from != to else { return }
+        guard s != 0, from != to, !timing.isInstant else { return }   // instant: one constant child time
         let ad = timing.activeDuration, d = timing.effectiveDuration, period = timing.iterationDuration
         // Elapsed time e over the walk, clipped to the active range (§2.4).
         var e1 = (from - timing.beginTime) * s, e2 = (to - timing.beginTime) * s

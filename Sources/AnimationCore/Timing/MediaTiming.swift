@@ -62,11 +62,18 @@ public struct MediaTiming: Sendable, Hashable {
     public var autoreverses: Bool
     /// What to show outside the active duration (§2.6).
     public var fillMode: FillMode
+    /// Whether the active duration takes no time (reduced motion's `.instant`, docs/reduced-motion.md;
+    /// not Core Animation's): before `beginTime` the timing is before its start, from `beginTime`
+    /// on it is after its end, showing the state its active duration ends in (the forwards fill's,
+    /// §2.6, which `fillMode` and removal on completion govern as after any end; a backwards fill
+    /// shows the same state before it). With speed 0 it stays active, frozen in that state.
+    public var isInstant: Bool
 
     /// A timing with Core Animation's defaults (semantics §2.1) unless given.
     public init(beginTime: Double = 0, duration: Double = 0, speed: Double = 1, timeOffset: Double = 0,
                 repeatCount: Double = 0, repeatDuration: Double = 0, autoreverses: Bool = false,
-                fillMode: FillMode = .removed) {
+                fillMode: FillMode = .removed, isInstant: Bool = false) {
+        self.isInstant = isInstant
         self.beginTime = beginTime
         self.duration = duration
         self.speed = speed
@@ -126,6 +133,7 @@ public struct MediaTiming: Sendable, Hashable {
     /// active duration backwards over the same parent times, [beginTime, this) (semantics §2.4:
     /// active iff `−AD < e ≤ 0` with `e = (tp − b)·s`, which is `b ≤ tp < b + AD/|s|`).
     public var activeEndTimeInParent: Double {
+        if isInstant && speed != 0 { return beginTime }
         if speed == 0 || !activeDuration.isFinite { return .infinity }
         return beginTime + activeDuration / abs(speed)
     }
@@ -176,6 +184,7 @@ public struct MediaTiming: Sendable, Hashable {
     public func state(atParentTime parentTime: Double) -> TimingState {
         let activeDuration = self.activeDuration
         if parentTime.isNaN { return .none(.before) }
+        if isInstant { return instantState(atParentTime: parentTime) }
         if speed == 0 {
             // A pause (§2.4, §2.8): local time is timeOffset, whatever the parent time.
             return fold(activeTime: wrap(timeOffset, activeDuration, endInclusive: false), phase: .active)
@@ -202,6 +211,29 @@ public struct MediaTiming: Sendable, Hashable {
         }
         guard fillMode.fillsForwards else { return .none(.after) }
         return fold(activeTime: wrap(timeOffset - activeDuration, activeDuration, endInclusive: false), phase: .after)
+    }
+
+    /// The state the active duration ends in: the forwards fill's of §2.6 (`t = AD + o`, end
+    /// inclusive; `o − AD` for negative speeds), as if the timing were not instant.
+    public var endState: TimingState {
+        let activeDuration = self.activeDuration
+        if speed < 0 { return fold(activeTime: wrap(timeOffset - activeDuration, activeDuration, endInclusive: false), phase: .after) }
+        return fold(activeTime: wrap(activeDuration + timeOffset, activeDuration, endInclusive: true), phase: .after)
+    }
+
+    /// ``state(atParentTime:)`` of an instant timing (``isInstant``): before its begin time (by
+    /// the sign of the speed, §2.4), else after, both showing ``endState`` where they fill.
+    private func instantState(atParentTime parentTime: Double) -> TimingState {
+        var end = endState
+        if speed == 0 {
+            end.phase = .active
+            return end
+        }
+        let elapsed = (parentTime - beginTime) * speed
+        let before = speed > 0 ? elapsed < 0 : elapsed > 0
+        end.phase = before ? .before : .after
+        guard before ? fillMode.fillsBackwards : fillMode.fillsForwards else { return .none(end.phase) }
+        return end
     }
 
     /// `x` wrapped into [0, AD) — or (0, AD] when `endInclusive` — for a finite active duration;

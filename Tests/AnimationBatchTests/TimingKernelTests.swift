@@ -1,0 +1,69 @@
+import AnimationBatch
+import AnimationCore
+import AnimationWorkloads
+import Testing
+
+/// The timing kernel's instant timings (reduced motion, docs/reduced-motion.md) against the
+/// reference's `MediaTiming.state`: phases, events and the values they show.
+@Suite("Timing kernel: instant timings")
+struct TimingKernelTests {
+    @Test("instant timings: values and events agree with the reference before, at and after the begin time")
+    func instantAgreesWithReference() throws {
+        var rng = SplitMix64(seed: 41)
+        let store = TrackStore()
+        let evaluator = FrameEvaluator(store: store, configuration: FrameEvaluator.Configuration(maximumThreads: 1))
+        var added: [(layer: LayerID, animation: any Animation, handle: AnimationHandle)] = []
+        for i in 0..<64 {
+            var timing = MediaTiming(beginTime: Double.random(in: 0...2, using: &rng), duration: Double.random(in: 0.1...2, using: &rng))
+            timing.speed = [1, 2, -1, 0.5, 0][i % 5]
+            timing.timeOffset = i % 3 == 0 ? Double.random(in: 0...1, using: &rng) : 0
+            timing.repeatCount = [0, 1.5, 3, .infinity][i % 4]
+            timing.autoreverses = i % 2 == 0
+            timing.fillMode = FillMode.allCases[i % FillMode.allCases.count]
+            timing.isInstant = true
+            let animation: any Animation
+            if i % 4 == 3 {
+                var keyframes = KeyframeAnimation(keyPath: "opacity")
+                keyframes.values = [.scalar(0), .scalar(0.8), .scalar(0.3)]
+                keyframes.timing = timing
+                keyframes.isRemovedOnCompletion = i % 8 != 3
+                animation = keyframes
+            } else if i % 4 == 2 {
+                var child = BasicAnimation(keyPath: "opacity", from: 0.0, to: 1.0, duration: 1)
+                child.timingFunction = .easeIn
+                var group = AnimationGroup(animations: [child], duration: timing.duration)
+                group.timing = timing
+                group.isRemovedOnCompletion = i % 8 != 2
+                animation = group
+            } else {
+                var basic = BasicAnimation(keyPath: "opacity", from: 0.0, to: 1.0, duration: timing.duration)
+                basic.timing = timing
+                basic.timingFunction = .easeInEaseOut
+                basic.isRemovedOnCompletion = i % 8 != 1
+                animation = basic
+            }
+            let layer = LayerID(UInt64(i + 1))
+            try store.setModelValue(.scalar(-1), layer: layer, property: "opacity")
+            added.append((layer, animation, try store.add(animation, layer: layer)))
+        }
+        var started = Set<AnimationHandle>(), stopped = Set<AnimationHandle>()
+        for t in [0.0, 0.5, 1.0, 1.0.nextUp, 1.5, 2.0, 2.5, 10.0] {
+            evaluator.evaluate(at: t)
+            for event in evaluator.events {
+                if event.kind == .started { started.insert(event.animation) } else { stopped.insert(event.animation) }
+            }
+            for entry in added {
+                // The reference: the model, or what the animation shows while the engine keeps it.
+                let kept = store.animation(entry.handle) != nil
+                let expected = kept ? ReferenceEvaluator.presentationValues(model: ["opacity": .scalar(-1)], animations: [entry.animation],
+                                                                            at: t)["opacity"]?.scalarValue ?? -1 : -1
+                let got = try #require(evaluator.value(layer: entry.layer, property: "opacity")?.scalarValue)
+                #expect(abs(got - expected) <= 1e-6, "t = \(t), \(entry.animation.timing)")
+                // Started and stopped exactly when the reference's phase says so (speed 0 never ends).
+                let phase = entry.animation.timing.state(atParentTime: t).phase
+                #expect(started.contains(entry.handle) == (phase != .before), "t = \(t), \(entry.animation.timing)")
+                #expect(stopped.contains(entry.handle) == (phase == .after), "t = \(t), \(entry.animation.timing)")
+            }
+        }
+    }
+}
