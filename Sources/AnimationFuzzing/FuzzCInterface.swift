@@ -165,6 +165,14 @@ public func fuzzCInterface(_ bytes: [UInt8]) throws {
             s = ae_engine_evaluate(engine, clock, Int32(input.int(in: -1...3)))
             if s == AE_OK, let engine {
                 try readEvents(engine)
+                // The settle queries agree with each other (docs/settling.md): settled means nothing
+                // runs, nothing repeats forever and no event is ahead; a next event lies ahead.
+                var settled: Int32 = -1, hasNext: Int32 = -1, infinite: Int32 = -1, running: Int32 = -1
+                var next = 0.0
+                _ = try status(ae_engine_settle_state(engine, &settled, &hasNext, &next, &infinite, &running), "settle_state")
+                try check(settled == 0 || (running == 0 && infinite == 0 && hasNext == 0),
+                          "settled with running \(running), infinite \(infinite), next \(hasNext)")
+                try check(hasNext == 0 || (next > clock && next.isFinite), "next event \(next) not after \(clock)")
                 // Ordinary input reads finite values; any finite input (1e300 included) reads no NaN.
                 if !input.sawNonFinite {
                     for l in UInt64(0)...4 {

@@ -13,7 +13,7 @@ struct PerfReport: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "perf-report",
         abstract: "Summarise a benchmark report folder, or compare two of them.",
-        subcommands: [Summarize.self, Compare.self, Check.self, LottieSummary.self]
+        subcommands: [Summarize.self, Compare.self, Check.self, LottieSummary.self, LayerTreeSummary.self]
     )
 }
 
