@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs one fuzz target under libFuzzer with AddressSanitizer (docs/fuzzing.md):
 #   bash Fuzz/run.sh TARGET [libFuzzer options]      e.g. bash Fuzz/run.sh path -runs=1000000
-# Targets: scene, path, keyframes, c-interface, layer-tree, lottie. New corpus entries go to
+# Targets: scene, path, keyframes, c-interface, layer-tree, lottie, animator. New corpus entries go to
 # Fuzz/.build-fuzz/corpus/TARGET (the committed seeds in Fuzz/Corpus/TARGET are read, not
 # written); a failing input is saved as Fuzz/.build-fuzz/artifacts/TARGET-crash-… — copy it to
 # Fuzz/Regressions/TARGET/ once fixed, so that the tests replay it for ever.

@@ -17,6 +17,8 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     case layerTree = "layer-tree"
     /// Lottie files, reference against batch: ``fuzzLottie(_:)``.
     case lottie
+    /// Sequences of property-animator calls against its state table: ``fuzzAnimator(_:)``.
+    case animator
 
     /// Runs the target on one input.
     ///
@@ -29,6 +31,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .cInterface: try fuzzCInterface(bytes)
         case .layerTree: try fuzzLayerTree(bytes)
         case .lottie: try fuzzLottie(bytes)
+        case .animator: try fuzzAnimator(bytes)
         }
     }
 }

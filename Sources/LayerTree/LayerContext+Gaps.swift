@@ -51,7 +51,7 @@ extension LayerContext {
 
     /// Sets ``gapPolicy``, from the next tick on.
     ///
-    /// - Throws: ``AnimationError`` naming `maximumStep` or `step` when it is not positive and
+    /// - Throws: `AnimationError` naming `maximumStep` or `step` when it is not positive and
     ///   finite, or `threshold` when it is negative or not finite; the policy is then unchanged.
     public func setGapPolicy(_ policy: GapPolicy) throws {
         switch policy {

@@ -77,6 +77,22 @@ public final class LayerContext {
         }
     }
 
+    /// Called at the start of every model change in the tree (a ``PropertyAnimator`` records
+    /// what its blocks change, and the value shown before).
+    var changeObserver: ((Layer, String) -> Void)?
+    private var animatorCount = 0
+
+    /// A root-layer key of its own for a new ``PropertyAnimator``'s clock.
+    func newAnimatorKey() -> String {
+        animatorCount += 1
+        return "propertyAnimatorClock\(animatorCount)"
+    }
+
+    /// Records `error` as ``lastActionError`` (for what cannot throw: an animator's initialiser).
+    func report(_ error: AnimationError) {
+        lastActionError = error
+    }
+
     /// Every layer in the tree by its engine name.
     private(set) var layers: [LayerID: Layer] = [:]
     private var nextLayerID: UInt64 = 1
@@ -231,6 +247,7 @@ public final class LayerContext {
     /// this tick, the animation it added last, the engine slot), so that the change finds all of
     /// it with one look-up: changes are what a host makes by the hundred between ticks.
     func change(_ layer: Layer, key: String, to value: AnimationValue?) {
+        changeObserver?(layer, key)
         let stack = TransactionStack.current
         stack.touch()
         var action: LayerAction?

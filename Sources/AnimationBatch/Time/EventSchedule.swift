@@ -613,7 +613,7 @@ extension TrackStore {
     ///
     /// For a top-level animation the time returned is the first Double at which a frame sees
     /// the new phase (checked with the frame's arithmetic); inside groups it is solved to a few
-    /// ulps. One pass over the animations; inside groups bounded by ``EventSchedule/searchBudget``.
+    /// ulps. One pass over the animations; inside groups bounded by a budget of 20,000 pieces searched.
     public func nextEventTime(after time: Double) -> Double? {
         schedule.nextEventTime(after: time)
     }
