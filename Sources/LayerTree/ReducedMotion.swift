@@ -40,6 +40,7 @@ extension ReducedMotion {
     /// `animation` (as prepared for adding) with this mode applied to its top-level timing.
     /// A scale so small that the speed overflows runs as `.instant`.
     func apply(to animation: any Animation) -> any Animation {
+        if self == .off { return animation }   // the common case: no copy of the animation
         var adjusted = animation
         switch self {
         case .off:

@@ -252,7 +252,7 @@ struct EventSchedule {
         // inversion rounds either way): the search goes on past it.
         let tolerance = 16 * max(time.ulp, Double.leastNormalMagnitude)
         var from = time
-        for _ in 0..<4 {
+        for _ in 0..<8 {
             let start = rate * from + offset
             let end = limit.map { rate * $0 + offset } ?? (rate > 0 ? Double.infinity : -Double.infinity)
             var search = GroupSearch(tables: tables, animation: a, budget: budget)
@@ -271,7 +271,9 @@ struct EventSchedule {
                 return t.isFinite ? max(t, time.nextUp) : nil
             }
         }
-        return nil
+        // Eight crossings in a row within a few ulps of each other: the time reached, which is no
+        // later than the next one (earlier, never later).
+        return from
     }
 
     /// `t` moved up an ulp at a time (at most 64, then by doubling steps) until the child time
