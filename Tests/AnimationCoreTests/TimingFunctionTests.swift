@@ -244,4 +244,18 @@ struct TimingFunctionTests {
         let over = try TimingFunction(controlPoints: 0.175, 0.885, 0.32, 1.275)
         #expect(over.value(at: 0.6) > 1)
     }
+
+    @Test("§3 an overshooting curve's turning progresses are where its output turns; a monotone curve has none")
+    func turningProgresses() throws {
+        #expect(TimingFunction.easeInEaseOut.turningProgresses.isEmpty)
+        #expect(TimingFunction.linear.turningProgresses.isEmpty)
+        let overshoot = try TimingFunction(controlPoints: 0.3, -0.6, 0.7, 1.6)
+        let turns = overshoot.turningProgresses.sorted()
+        #expect(turns.count == 2)
+        for x in turns {
+            let here = overshoot.value(at: x), h = 1e-4
+            let (left, right) = (overshoot.value(at: x - h), overshoot.value(at: x + h))
+            #expect((here <= left && here <= right) || (here >= left && here >= right), "not an extremum at \(x)")
+        }
+    }
 }

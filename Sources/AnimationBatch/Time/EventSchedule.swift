@@ -564,30 +564,6 @@ struct GroupPieces {
     }
 }
 
-extension TimingFunction {
-    /// The progresses in (0, 1) at which the curve's output turns (an overshooting curve, §3):
-    /// where `dy/ds` of the cubic vanishes, mapped to `x(s)`. At most two.
-    var turningProgresses: [Double] {
-        guard !isLinear else { return [] }
-        // y(s) = 3(1−s)²s·y1 + 3(1−s)s²·y2 + s³; y'(s)/3 = a·s² + b·s + c.
-        let a = 3 * y1 - 3 * y2 + 1, b = 2 * (y2 - 2 * y1), c = y1
-        var roots: [Double] = []
-        if abs(a) < 1e-12 {
-            if b != 0 { roots.append(-c / b) }
-        } else {
-            let disc = b * b - 4 * a * c
-            if disc >= 0 {
-                let r = disc.squareRoot()
-                roots.append((-b - r) / (2 * a))
-                roots.append((-b + r) / (2 * a))
-            }
-        }
-        return roots.filter { $0 > 0 && $0 < 1 }.map { s in
-            3 * (1 - s) * (1 - s) * s * x1 + 3 * (1 - s) * s * s * x2 + s * s * s
-        }.filter { $0 > 0 && $0 < 1 }
-    }
-}
-
 // MARK: - The store's settle queries
 
 extension TrackStore {

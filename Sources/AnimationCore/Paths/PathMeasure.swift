@@ -89,25 +89,31 @@ struct PathSegment: Sendable, Hashable {
                 PathSegment(kind: .cubic, p0: f, p1: e, p2: c, p3: p3, elementIndex: elementIndex, isClose: isClose, startsSubpath: false))
     }
 
+    /// The parameters in (0, 1) at which the one-dimensional cubic Bézier with control values
+    /// `a`, `b`, `c`, `d` turns: the roots of its derivative, at most two. Paths' extrema and
+    /// timing functions' turning points (``TimingFunction/turningProgresses``) both use it.
+    static func derivativeRoots(_ a: Double, _ b: Double, _ c: Double, _ d: Double) -> [Double] {
+        // B′(t)/3 = (b−a)(1−t)² + 2(c−b)(1−t)t + (d−c)t² = A t² + B t + C
+        let qa = (b - a) - 2 * (c - b) + (d - c), qb = 2 * ((c - b) - (b - a)), qc = b - a
+        var ts: [Double] = []
+        if abs(qa) < 1e-15 {
+            if qb != 0 { ts.append(-qc / qb) }
+        } else {
+            let disc = qb * qb - 4 * qa * qc
+            if disc >= 0 {
+                let r = disc.squareRoot()
+                ts.append((-qb + r) / (2 * qa))
+                ts.append((-qb - r) / (2 * qa))
+            }
+        }
+        return ts.filter { $0 > 0 && $0 < 1 }
+    }
+
     /// Points where the curve reaches an extreme in x or y (roots of the derivative in (0, 1)).
     var extrema: [Point] {
         guard kind == .cubic else { return [] }
-        var ts: [Double] = []
-        for (a, b, c, d) in [(p0.x, p1.x, p2.x, p3.x), (p0.y, p1.y, p2.y, p3.y)] {
-            // B′(t)/3 = (b−a)(1−t)² + 2(c−b)(1−t)t + (d−c)t² = A t² + B t + C
-            let qa = (b - a) - 2 * (c - b) + (d - c), qb = 2 * ((c - b) - (b - a)), qc = b - a
-            if abs(qa) < 1e-15 {
-                if qb != 0 { ts.append(-qc / qb) }
-            } else {
-                let disc = qb * qb - 4 * qa * qc
-                if disc >= 0 {
-                    let r = disc.squareRoot()
-                    ts.append((-qb + r) / (2 * qa))
-                    ts.append((-qb - r) / (2 * qa))
-                }
-            }
-        }
-        return ts.filter { $0 > 0 && $0 < 1 }.map { point(at: $0) }
+        let ts = Self.derivativeRoots(p0.x, p1.x, p2.x, p3.x) + Self.derivativeRoots(p0.y, p1.y, p2.y, p3.y)
+        return ts.map { point(at: $0) }
     }
 }
 

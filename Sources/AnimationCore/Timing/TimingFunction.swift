@@ -159,6 +159,16 @@ public struct TimingFunction: Sendable, Hashable, CustomStringConvertible {
         return 1 - mirrored.y(at: mirrored.solve(1 - x))
     }
 
+    /// The progresses in (0, 1) at which the curve's output turns (an overshooting curve, §3):
+    /// where `dy/ds` of the cubic vanishes, mapped to `x(s)`; at most two. Between them the output
+    /// is monotone in the progress (the settle queries invert it piece by piece).
+    package var turningProgresses: [Double] {
+        guard !isLinear else { return [] }
+        return PathSegment.derivativeRoots(0, y1, y2, 1).map { s in
+            3 * (1 - s) * (1 - s) * s * x1 + 3 * (1 - s) * s * s * x2 + s * s * s
+        }.filter { $0 > 0 && $0 < 1 }
+    }
+
     public var description: String {
         if let name { return "TimingFunction.\(name.rawValue)" }
         return "TimingFunction(controlPoints: \(x1), \(y1), \(x2), \(y2))"
