@@ -51,6 +51,12 @@ public final class TrackStore {
         table = tables.table
     }
 
+    /// The latest frame time any frame of the store has run at (``EngineTables/latestFrameTime``).
+    var latestFrameTime: Double {
+        get { tables.latestFrameTime }
+        set { tables.latestFrameTime = newValue }
+    }
+
     /// How many tracks (compiled property animations) the store holds.
     public var trackCount: Int { tables.trackCount }
     /// How many top-level animations the store holds.

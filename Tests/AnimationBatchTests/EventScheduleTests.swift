@@ -128,4 +128,22 @@ struct EventScheduleTests {
         }
         #expect(!sawEvent || t >= next)
     }
+
+    @Test("§2.6 a finished animation kept by a forwards fill: settled going on, not after a seek back before its end")
+    func seekBackUnsettles() throws {
+        let (store, evaluator) = engine()
+        var kept = fade(1, begin: 2)
+        kept.fillMode = .forwards
+        kept.isRemovedOnCompletion = false
+        try store.add(kept, layer: LayerID(1))
+        evaluator.evaluate(at: 5)
+        #expect(evaluator.isSettled)
+        #expect(evaluator.nextEventTime == nil)
+        evaluator.evaluate(at: 1)                 // a seek back: the animation begins again at 2
+        #expect(!evaluator.isSettled)
+        #expect(!evaluator.hasRunningAnimations)
+        #expect(evaluator.nextEventTime == 2)
+        evaluator.evaluate(at: 2.5)
+        #expect(evaluator.hasRunningAnimations)
+    }
 }

@@ -307,6 +307,7 @@ public final class FrameEvaluator: ParallelJob {
         if configuration.scheduler == .workerPool && runsInParallel(trackCount: store.trackCount) { pool?.prepare() }
         runFrame(store.prepareFrame(), at: time)   // the plan is let go here, before the store changes
         finishAnimations()
+        if !(time <= store.latestFrameTime) { store.latestFrameTime = time }   // (NaN frames leave it)
     }
 
     /// Runs `frame` at `time`: everything but telling the store what finished.

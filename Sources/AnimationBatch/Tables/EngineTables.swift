@@ -72,6 +72,10 @@ final class EngineTables {
     @exclusivity(unchecked)   // unchecked in release: see the note on exclusivity above
     #endif
     var version = 0
+    /// The latest frame time any frame has run at (−∞ before the first): an animation a frame saw
+    /// finish stays finished at any time from it on while every clock runs forwards (the settle
+    /// queries' shortcut, ``EventSchedule``).
+    var latestFrameTime = -Double.infinity
     /// Animations parked for their key's next animation (``Parking``): not counted as animations.
     #if !DEBUG
     @exclusivity(unchecked)   // unchecked in release: see the note on exclusivity above

@@ -140,11 +140,12 @@ struct EventSchedule {
     func isSettled(atFrameTime time: Double) -> Bool {
         guard !hasPendingChanges else { return false }
         if tables.animations.liveCount == tables.parkedCount { return true }
-        // An animation a frame saw finish stays finished while every clock runs forwards (no
-        // layer has a clock of its own): e = (τ − b)·s stays past its end for either sign of s.
-        // Those records are passed on two bytes, read in place: a tree of settled layers kept by
-        // forwards fills is one streaming pass over the records.
-        let allForward = clocks.clocks.isEmpty
+        // An animation a frame saw finish stays finished from then on while time runs forwards:
+        // no layer has a clock of its own, and `time` is the latest frame time (a host that seeks
+        // back before an end brings the animation back: then each is looked at). e = (τ − b)·s
+        // stays past its end for either sign of s. Those records are passed on two bytes, read in
+        // place: a tree of settled layers kept by forwards fills is one streaming pass over them.
+        let allForward = clocks.clocks.isEmpty && time >= tables.latestFrameTime
         let running = tables.animations.withUnsafeBufferPointer { records -> Int? in
             for a in records.indices where records[a].alive && !records[a].parked {
                 if allForward && records[a].hasFinished { continue }
