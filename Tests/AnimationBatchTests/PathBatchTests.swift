@@ -193,6 +193,33 @@ struct PathBatchTests {
             }
         }
     }
+
+    @Test("§5.6 a paced path of zero length (points joined by moves) follows its elements at even key times, as the reference does")
+    func pacedPathOfZeroLength() throws {
+        var path = Path()
+        path.move(to: Point(x: -18, y: 39))
+        path.closeSubpath()
+        path.move(to: Point(x: 5, y: 5))
+        path.addLine(to: Point(x: 5, y: 5))
+        path.move(to: Point(x: 40, y: -7))
+        path.addCurve(to: Point(x: 40, y: -7), control1: Point(x: 40, y: -7), control2: Point(x: 40, y: -7))
+        for mode in [CalculationMode.paced, .cubicPaced] {
+            var a = KeyframeAnimation(keyPath: "position", path: path, calculationMode: mode, duration: 1)
+            a.fillMode = .both
+            a.isRemovedOnCompletion = false
+            #expect(!a.followsPathAtConstantSpeed)
+            let store = TrackStore()
+            try store.setModelValue(.point(Point(x: 0, y: 0)), layer: LayerID(1), property: "position")
+            try store.add(a, layer: LayerID(1))
+            let evaluator = FrameEvaluator(store: store, configuration: FrameEvaluator.Configuration(maximumThreads: 1))
+            for t in stride(from: 0.0, through: 1.0, by: 0.05) {
+                evaluator.evaluate(at: t)
+                let expected = ReferenceEvaluator.presentationValue(ofProperty: "position", model: .point(Point(x: 0, y: 0)), animations: [a], at: t)
+                let got = try #require(evaluator.value(layer: LayerID(1), property: "position"))
+                #expect(zip(got.components, expected.components).allSatisfy { abs($0 - $1) <= 1e-4 }, "\(mode) at \(t): \(got) against \(expected)")
+            }
+        }
+    }
 }
 
 private extension PathMeasure {
@@ -201,4 +228,5 @@ private extension PathMeasure {
         let d = tangent(atLength: f * length)
         return atan2(d.y, d.x) + (reverse ? Double.pi : 0)
     }
+
 }

@@ -14,7 +14,7 @@ enum TrackCompiler {
         switch animation {
         case _ where !floatCurvesSuffice:
             return (.reference(valueKind), animation.timingFunction)
-        case let k as KeyframeAnimation where k.path != nil && (k.calculationMode == .paced || k.calculationMode == .cubicPaced):
+        case let k as KeyframeAnimation where k.followsPathAtConstantSpeed:
             return (.path, .linear)
         case let k as KeyframeAnimation:
             return (.keyframe(width), k.calculationMode == .paced || k.calculationMode == .cubicPaced ? .linear : k.timingFunction)

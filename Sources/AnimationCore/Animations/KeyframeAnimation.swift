@@ -151,6 +151,15 @@ public struct KeyframeAnimation: PropertyAnimationStorage {
     /// The keyframe values in use: ``values``, or the keyframe points of ``path``.
     public var keyframeValues: [AnimationValue] { plan.keyframes }
 
+    /// Whether the animation follows its path at constant speed (semantics §5.6): a paced mode on a
+    /// path of positive, finite length. A paced path of zero length follows its elements at evenly
+    /// spaced key times instead, as ``evaluate(progress:timingFunction:segmentFunctions:needsAngle:)``
+    /// does (the batch compiles it as a linear path).
+    package var followsPathAtConstantSpeed: Bool {
+        guard calculationMode == .paced || calculationMode == .cubicPaced, case .path(let measure) = plan.source else { return false }
+        return measure.length > 0 && measure.length.isFinite
+    }
+
     /// In cubic modes on values, the Kochanek–Bartels tangents of every key as components: the
     /// outgoing `d_i` and the incoming `s_i` of semantics §5.5 (segment i is
     /// `Hermite(v_i, v_{i+1}, d_i, s_{i+1})`); empty otherwise. For batch compilers.
