@@ -587,6 +587,29 @@ public func aeEngineReadValue(_ pointer: OpaquePointer?, _ layer: UInt64, _ prop
     }
 }
 
+/// The C function `ae_engine_read_velocity` (documented in `animation_engine.h`).
+@_cdecl("ae_engine_read_velocity")
+public func aeEngineReadVelocity(_ pointer: OpaquePointer?, _ layer: UInt64, _ property: UnsafePointer<CChar>?,
+                                 _ out: UnsafeMutablePointer<Double>?, _ capacity: Int, _ outCount: UnsafeMutablePointer<Int>?) -> ae_status {
+    call {
+        let engine = try engine(pointer)
+        let name = try string(property, "property")
+        guard engine.evaluator.value(layer: LayerID(layer), property: name) != nil else {
+            throw CError(status: AE_ERROR_UNKNOWN_ID, message: "layer \(layer) has no value for '\(name)' (set a model value or add an animation first)")
+        }
+        guard let v = engine.evaluator.velocity(layer: LayerID(layer), property: name) else {
+            throw CError(status: AE_ERROR_INVALID_ARGUMENT, message: "no frame has been evaluated yet: a velocity is a frame's (call ae_engine_evaluate first)")
+        }
+        let components = v.components
+        try read(into: out, capacity: capacity, count: components.count, outCount: outCount) { out in
+            for i in 0..<min(capacity, components.count) { out[i] = components[i] }
+        }
+        guard capacity >= components.count else {
+            throw CError(status: AE_ERROR_WRONG_SIZE, message: "'\(name)' has \(components.count) components; capacity is \(capacity)")
+        }
+    }
+}
+
 /// What the entries that copy into a caller's array share: the count is reported first (so that a
 /// caller can size its array with a first call of capacity 0), a negative capacity is an error,
 /// and `out` is required only when something is to be written.

@@ -195,6 +195,18 @@ public func fuzzCInterface(_ bytes: [UInt8]) throws {
             s = capacity == 0 ? ae_engine_read_value(engine, layer, keyPath, nil, 0, &n)
                 : ae_engine_read_value(engine, layer, keyPath, &out, capacity, &n)
             if s == AE_ERROR_WRONG_SIZE { try check(n > capacity, "read_value: short buffer reported with count \(n) ≤ \(capacity)") }
+            // The velocity beside it (no input read for it: the corpus keeps its meaning): the same
+            // count whenever both answer, and no NaN from finite input.
+            var rate = [Double](repeating: 0, count: 16)
+            var m = 0
+            let r = capacity == 0 ? ae_engine_read_velocity(engine, layer, keyPath, nil, 0, &m)
+                : ae_engine_read_velocity(engine, layer, keyPath, &rate, capacity, &m)
+            if (r == AE_OK || r == AE_ERROR_WRONG_SIZE) && (s == AE_OK || s == AE_ERROR_WRONG_SIZE) {
+                try check(m == n, "read_velocity: \(m) components where read_value has \(n)")
+            }
+            if r == AE_OK && !input.sawNonFinite {
+                try check(!rate.prefix(min(m, capacity)).contains { $0.isNaN }, "read_velocity: \(rate.prefix(m)) from finite input")
+            }
         case 12:
             call = "read_property"
             var values: UnsafePointer<Double>?

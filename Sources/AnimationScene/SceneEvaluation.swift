@@ -14,6 +14,9 @@ public struct SceneFrame: Sendable {
     public var time: Double
     /// Every layer in scene order (depth first), with its reported properties' values.
     public var layers: [(id: String, values: [(keyPath: String, value: AnimationValue)])]
+    /// When asked for (`evaluate --velocity`): the same layers and properties with each value's
+    /// velocity, d value/dt per second of scene time, of the value's kind (docs/velocity.md).
+    public var velocities: [(id: String, values: [(keyPath: String, value: AnimationValue)])]? = nil
 }
 
 /// A scene loaded for evaluation by either engine.
@@ -52,25 +55,47 @@ public final class SceneEvaluation {
 
     /// The presentation values at `time` by `engine`, of every layer or of the layers at
     /// `indices` of ``layers`` (the batch engine evaluates every track either way).
-    public func frame(at time: Double, engine: SceneEngine, layers indices: Range<Int>? = nil) -> SceneFrame {
+    ///
+    /// With `velocity`, each value's velocity too (``SceneFrame/velocities``): for the batch
+    /// engine ``FrameEvaluator/velocity(layer:property:)``, for the reference
+    /// ``ReferenceEvaluator/presentationValuesWithRates(model:animations:at:)``; both are the
+    /// reference's analytic rate.
+    public func frame(at time: Double, engine: SceneEngine, layers indices: Range<Int>? = nil,
+                      velocity: Bool = false) -> SceneFrame {
         if engine == .batch { evaluator.evaluate(at: time) }
         var out: [(id: String, values: [(keyPath: String, value: AnimationValue)])] = []
+        var rates: [(id: String, values: [(keyPath: String, value: AnimationValue)])] = []
         for i in indices?.clamped(to: layers.indices) ?? layers.indices {
             let layer = layers[i]
             let names = layer.reportedProperties
             var values: [(keyPath: String, value: AnimationValue)] = []
+            var layerRates: [(keyPath: String, value: AnimationValue)] = []
             switch engine {
             case .batch:
+                let id = LayerID(UInt64(i + 1))
                 for name in names {
-                    if let v = evaluator.value(layer: LayerID(UInt64(i + 1)), property: name) { values.append((name, v)) }
+                    guard let v = evaluator.value(layer: id, property: name) else { continue }
+                    values.append((name, v))
+                    if velocity { layerRates.append((name, evaluator.velocity(layer: id, property: name) ?? .zeroRate(of: v.kind))) }
                 }
             case .reference:
-                let shown = ReferenceEvaluator.presentationValues(model: layer.model, animations: layer.animations, at: time)
-                for name in names { if let v = shown[name] { values.append((name, v)) } }
+                if velocity {
+                    let shown = ReferenceEvaluator.presentationValuesWithRates(model: layer.model, animations: layer.animations, at: time)
+                    for name in names {
+                        if let v = shown[name] {
+                            values.append((name, v.value))
+                            layerRates.append((name, v.rate))
+                        }
+                    }
+                } else {
+                    let shown = ReferenceEvaluator.presentationValues(model: layer.model, animations: layer.animations, at: time)
+                    for name in names { if let v = shown[name] { values.append((name, v)) } }
+                }
             }
             out.append((layer.id, values))
+            rates.append((layer.id, layerRates))
         }
-        return SceneFrame(time: time, layers: out)
+        return SceneFrame(time: time, layers: out, velocities: velocity ? rates : nil)
     }
 }
 
@@ -115,21 +140,30 @@ extension SceneFrame {
         return out
     }
 
-    /// `{"time": t, "layers": {"id": {"keyPath": value, …}, …}}`.
+    /// `{"time": t, "layers": {"id": {"keyPath": value, …}, …}}`, and with velocities
+    /// `"velocities": {"id": {"keyPath": rate, …}, …}` after `"layers"`.
     public var json: JSON {
-        .object([("time", .number(time)),
-                 ("layers", .object(layers.map { layer in (layer.id, .object(layer.values.map { ($0.keyPath, $0.value.json) })) }))])
+        func object(_ layers: [(id: String, values: [(keyPath: String, value: AnimationValue)])]) -> JSON {
+            .object(layers.map { layer in (layer.id, .object(layer.values.map { ($0.keyPath, $0.value.json) })) })
+        }
+        var fields: [(String, JSON)] = [("time", .number(time)), ("layers", object(layers))]
+        if let velocities { fields.append(("velocities", object(velocities))) }
+        return .object(fields)
     }
 
-    /// CSV rows `time,layer,property,value`, one per number (`position.x`, `backgroundColor.red`).
+    /// CSV rows `time,layer,property,value`, one per number (`position.x`, `backgroundColor.red`);
+    /// with velocities `time,layer,property,value,velocity` (``CSV/velocityHeader``).
     public var csvRows: [String] {
         var rows: [String] = []
-        for layer in layers {
-            for (keyPath, value) in layer.values {
+        for (l, layer) in layers.enumerated() {
+            for (p, (keyPath, value)) in layer.values.enumerated() {
                 let names = value.componentNames
+                let rate = velocities?[l].values[p].value.components
                 for (i, c) in value.components.enumerated() {
                     let property = names.isEmpty ? keyPath : "\(keyPath).\(names[i])"
-                    rows.append("\(JSON.format(time)),\(CSV.field(layer.id)),\(property),\(JSON.format(c))")
+                    var row = "\(JSON.format(time)),\(CSV.field(layer.id)),\(property),\(JSON.format(c))"
+                    if let rate { row += "," + JSON.format(rate[i]) }
+                    rows.append(row)
                 }
             }
         }
@@ -158,10 +192,10 @@ extension SceneEvaluation {
     /// The batch engine's numbers are single precision: they are written as the shortest text that
     /// reads back as the same Float (`0.6`, not `0.6000000238418579`).
     public func writeFrames<Times: Sequence<Double>>(at times: Times, engine: SceneEngine, format: SceneTextFormat,
-                                                     to write: (String) throws -> Void) rethrows {
+                                                     velocity: Bool = false, to write: (String) throws -> Void) rethrows {
         var iterator = times.makeIterator()
         func frame(at time: Double, engine: SceneEngine) -> SceneFrame {
-            let shown = self.frame(at: time, engine: engine)
+            let shown = self.frame(at: time, engine: engine, velocity: velocity)
             return engine == .batch ? shown.singlePrecisionText : shown
         }
         switch format {
@@ -178,7 +212,7 @@ extension SceneEvaluation {
                 time = next
             }
         case .csv:
-            try write(CSV.header)
+            try write(velocity ? CSV.velocityHeader : CSV.header)
             while let time = iterator.next() {
                 var text = ""
                 for row in frame(at: time, engine: engine).csvRows { text += "\n" + row }
@@ -199,4 +233,7 @@ public enum CSV {
 
     /// The CSV header row.
     public static let header = "time,layer,property,value"
+
+    /// The CSV header row with velocities (`evaluate --velocity`).
+    public static let velocityHeader = "time,layer,property,value,velocity"
 }

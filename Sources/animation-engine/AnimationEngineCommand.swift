@@ -349,7 +349,8 @@ struct Evaluate: ParsableCommand {
         Every property a layer sets or animates, per layer per time, as \
         {"frames": [{"time": t, "layers": {"id": {"keyPath": value, …}}}]} or as CSV rows \
         time,layer,property,value (one number per row: position.x, backgroundColor.red, …). \
-        Both engines agree within the precision table of docs/architecture.md.
+        Both engines agree within the precision table of docs/architecture.md. With --velocity, \
+        each frame adds "velocities" (the same shape, d value/dt) and CSV rows a velocity column.
         """
     )
 
@@ -370,6 +371,9 @@ struct Evaluate: ParsableCommand {
 
     @Option(help: "batch (the SIMD engine) or reference (the scalar reference evaluator).")
     var engine: String = "batch"
+
+    @Flag(help: "Add each value's velocity, d value/dt per second (docs/velocity.md): a \"velocities\" object per frame in JSON, a velocity column in CSV.")
+    var velocity = false
 
     func validate() throws {
         guard ["json", "csv"].contains(format) else { throw ValidationError("--format must be json or csv") }
@@ -403,7 +407,8 @@ struct Evaluate: ParsableCommand {
         // Every input was checked above, so nothing fails once writing starts: a bad input still
         // leaves no partial output, and rows go out as they are computed.
         var output = StandardOutput()
-        evaluation.writeFrames(at: timeList, engine: SceneEngine(rawValue: engine)!, format: SceneTextFormat(rawValue: format)!) {
+        evaluation.writeFrames(at: timeList, engine: SceneEngine(rawValue: engine)!, format: SceneTextFormat(rawValue: format)!,
+                               velocity: velocity) {
             output.write($0)
         }
         output.flush()

@@ -131,9 +131,20 @@ int main(void) {
     CHECK(ae_engine_counts(engine, &animations, &tracks) == AE_OK && animations == 6 && tracks == 6, "counts %zu %zu", animations, tracks);
 
     // Frame at 0.5 s on one thread, then the same frame on all threads: identical values.
-    CHECK(ae_engine_evaluate(engine, 0.5, 1) == AE_OK, "evaluate");
     double v[16];
     size_t count = 0;
+    CHECK(ae_engine_read_velocity(engine, 7, "opacity", v, 16, &count) == AE_ERROR_INVALID_ARGUMENT, "no velocity before a frame");
+    CHECK(ae_engine_evaluate(engine, 0.5, 1) == AE_OK, "evaluate");
+    // Velocities, analytic: 1/s for the linear fade; (100, 50) × the curve's slope 1.5/0.87 at its
+    // middle for the eased move; 50 px/s along the 100 px path in 2 s.
+    CHECK(ae_engine_read_velocity(engine, 7, "opacity", v, 16, &count) == AE_OK && count == 1 && near(v[0], 1, 1e-9),
+          "opacity velocity %g", v[0]);
+    CHECK(ae_engine_read_velocity(engine, 7, "position", v, 16, &count) == AE_OK && count == 2 &&
+          near(v[0], 100 * 1.5 / 0.87, 1e-6) && near(v[1], 50 * 1.5 / 0.87, 1e-6), "position velocity %g %g", v[0], v[1]);
+    CHECK(ae_engine_read_velocity(engine, 8, "position", v, 16, &count) == AE_OK && near(v[0], 50, 1e-9) && near(v[1], 0, 1e-9),
+          "path velocity %g %g", v[0], v[1]);
+    CHECK(ae_engine_read_velocity(engine, 7, "position", v, 1, &count) == AE_ERROR_WRONG_SIZE && count == 2, "short velocity buffer");
+    CHECK(ae_engine_read_velocity(engine, 12345, "opacity", v, 16, &count) == AE_ERROR_UNKNOWN_ID, "velocity of an unknown layer");
     CHECK(ae_engine_read_value(engine, 7, "opacity", v, 16, &count) == AE_OK && count == 1 && near(v[0], 0.5, 1e-5), "opacity %g", v[0]);
     CHECK(ae_engine_read_value(engine, 7, "position", v, 16, &count) == AE_OK && count == 2 && near(v[0], 50, 1e-3) && near(v[1], 25, 1e-3),
           "position %g %g", v[0], v[1]);

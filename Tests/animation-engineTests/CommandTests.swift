@@ -120,6 +120,29 @@ struct CommandTests {
         }
     }
 
+    @Test("evaluate --velocity: a velocity column in CSV and a velocities object in JSON, the same from both engines")
+    func evaluateVelocity() throws {
+        let scene = try sceneFile(#"{"layers": [{"id": "a", "properties": {"opacity": 0},"#
+            + #""animations": [{"type": "basic", "keyPath": "position", "from": [0, 0], "to": [100, 40], "duration": 2, "timingFunction": "linear"}]}]}"#)
+        defer { removeSceneDirectory(scene) }
+        for engine in ["batch", "reference"] {
+            let csv = try run(["evaluate", scene.path, "--times", "0.5,3", "--format", "csv", "--velocity", "--engine", engine])
+            #expect(csv.status == 0, "\(csv.error)")
+            let rows = csv.output.split(separator: "\n").map(String.init)
+            #expect(rows.first == "time,layer,property,value,velocity")
+            #expect(rows.contains("0.5,a,position.x,25,50") && rows.contains("0.5,a,position.y,10,20"), "\(rows)")
+            #expect(rows.contains("0.5,a,opacity,0,0") && rows.contains("3,a,position.x,0,0"), "\(rows)")
+            let json = try run(["evaluate", scene.path, "--times", "0.5", "--velocity", "--engine", engine])
+            let object = try JSONSerialization.jsonObject(with: Data(json.output.utf8)) as? [String: Any]
+            let frame = try #require((object?["frames"] as? [[String: Any]])?.first)
+            let velocities = try #require(frame["velocities"] as? [String: [String: Any]])
+            #expect(velocities["a"]?["position"] as? [Double] == [50, 20])
+            #expect(frame["layers"] != nil)
+        }
+        let plain = try run(["evaluate", scene.path, "--times", "0.5"])
+        #expect(!plain.output.contains("velocities"), "nothing added without the flag")
+    }
+
     @Test("bad input: exit code 2, one message naming the problem, nothing on standard output",
           arguments: [
               (#"{"layers": [{"id": "a", "animations": [{"type": "keyframe", "keyPath": "opacity", "values": [0, 1, 0], "keyTimes": [0, 0.6, 0.5]}]}]}"#,

@@ -108,6 +108,20 @@ final class LayerClocks {
         return t
     }
 
+    /// d(local time)/d(frame time) of `layer`: the product of the speeds of its clock and its
+    /// parents' (1 without a clock; 0 under a paused one). Bounded as ``localTime(of:atFrameTime:)``.
+    func timeRate(of layer: LayerID) -> Double {
+        var rate = 1.0
+        var current: LayerID? = layer
+        var steps = 0
+        while let l = current, let clock = clocks[l], steps <= clocks.count {
+            rate *= clock.timing.speed
+            current = clock.parent
+            steps += 1
+        }
+        return rate
+    }
+
     /// The node whose time is `layer`'s local time, or −1 for the frame's time.
     @inline(__always)
     func node(of layer: LayerID) -> Int32 {

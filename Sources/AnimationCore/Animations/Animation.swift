@@ -180,6 +180,16 @@ public protocol PropertyAnimation: Animation {
     /// (semantics §4.1, §8.4), before additive composition; nil when its values do not match
     /// `base`'s kind. The reference definition each faster path is tested against.
     func value(in state: TimingState, base: AnimationValue) -> AnimationValue?
+
+    /// d(``value(in:base:)``)/dt per second of the time `state.progressRate` is measured in, when
+    /// `base` moves at `baseRate` (docs/velocity.md): a value of the same kind whose components are
+    /// the rates. Nil where the value is nil, and for animation types that do not define it (the
+    /// default): the reference then shows such an animation's value at rest.
+    func velocity(in state: TimingState, base: AnimationValue, baseRate: AnimationValue) -> AnimationValue?
+}
+
+extension PropertyAnimation {
+    public func velocity(in state: TimingState, base: AnimationValue, baseRate: AnimationValue) -> AnimationValue? { nil }
 }
 
 extension PropertyAnimation {

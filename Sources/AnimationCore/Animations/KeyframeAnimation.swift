@@ -82,7 +82,7 @@ public struct KeyframeAnimation: PropertyAnimationStorage {
     public var settings = PropertyAnimationSettings()
 
     /// Precomputed key times, tangents and arc lengths, rebuilt whenever an input changes.
-    private var plan: KeyframePlan
+    private(set) var plan: KeyframePlan
 
     /// The most keyframes (values, key times, timing functions, path elements, TCB parameters)
     /// one animation may hold: ``validate()`` refuses more, naming the field. Each compiled

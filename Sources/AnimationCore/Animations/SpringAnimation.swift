@@ -113,6 +113,54 @@ public struct SpringAnimation: PropertyAnimationStorage {
     public static let largestResponse: Double = 1e30
 
     /// `x(t)` of semantics §6.2 for normalised parameters.
+    /// dy/dt of ``response(at:)`` at `t` seconds, per second (velocity, docs/velocity.md): `−x′(t)`
+    /// in the closed form of each regime — `v0` at `t = 0`. 0 where the response is held at
+    /// ±``largestResponse``, where the phase is past double precision, and beyond ±1e30.
+    /// NaN in, NaN out.
+    public func responseRate(at t: Double) -> Double {
+        if t.isNaN { return t }
+        let y = 1 - Self.displacement(at: t, omega0: undampedAngularFrequency, zeta: dampingRatio, v0: initialVelocity)
+        guard y.isFinite, abs(y) < Self.largestResponse else { return 0 }
+        let rate = -Self.displacementRate(at: t, omega0: undampedAngularFrequency, zeta: dampingRatio, v0: initialVelocity)
+        guard rate.isFinite else { return 0 }
+        return Swift.min(Swift.max(rate, -Self.largestResponse), Self.largestResponse)
+    }
+
+    /// x′(t) of ``displacement(at:omega0:zeta:v0:)``, differentiated term by term in the same
+    /// factored forms (so that it overflows no sooner than x itself).
+    static func displacementRate(at t: Double, omega0 w0: Double, zeta: Double, v0: Double) -> Double {
+        if zeta < 1 {
+            let wd = w0 * (1 - zeta * zeta).squareRoot()
+            if wd > 0 {
+                // x = e^{−ζω0 t}(cos ωd t + B sin ωd t), B = (ζω0 − v0)/ωd.
+                let b = (zeta * w0 - v0) / wd
+                let (c, s) = (cos(wd * t), sin(wd * t))
+                return exp(-zeta * w0 * t) * (-zeta * w0 * (c + b * s) + wd * (b * c - s))
+            }
+        }
+        if zeta <= 1 {
+            // x = e^{−ω0 t}(1 + (ω0 − v0)t): x′ = e^{−ω0 t}(−v0 − ω0(ω0 − v0)t).
+            return exp(-w0 * t) * (-v0 - w0 * (w0 - v0) * t)
+        }
+        // x = C(t) + (a − v0)·S(t) with C = e^{−at}cosh(ωo t), S = e^{−at}sinh(ωo t)/ωo:
+        // C′ = −a·C + ωo²·S and S′ = C − a·S, so x′ = (a − v0 − a)·C + (ωo² − a(a − v0))·S.
+        let a = zeta * w0
+        let wo = w0 * (zeta * zeta - 1).squareRoot()
+        let coshPart: Double, sinhOverWo: Double
+        if t < 0 {
+            let e = exp(2 * wo * t)
+            let scale = exp((-wo - a) * t)
+            coshPart = scale * 0.5 * (1 + e)
+            sinhOverWo = scale * expm1(2 * wo * t) / (2 * wo)
+        } else {
+            let fast = exp((-wo - a) * t)
+            let slow = exp((wo - a) * t)
+            coshPart = 0.5 * (slow + fast)
+            sinhOverWo = 2 * wo * t <= 700 ? fast * expm1(2 * wo * t) / (2 * wo) : slow / (2 * wo)
+        }
+        return -v0 * coshPart + (wo * wo - a * (a - v0)) * sinhOverWo
+    }
+
     static func displacement(at t: Double, omega0 w0: Double, zeta: Double, v0: Double) -> Double {
         if zeta < 1 {
             let wd = w0 * (1 - zeta * zeta).squareRoot()

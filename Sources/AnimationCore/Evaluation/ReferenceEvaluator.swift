@@ -17,6 +17,13 @@ public struct GroupTiming: Sendable, Hashable {
         guard state.contributes else { return (state, nil) }
         return (state, (timingFunction ?? .linear).value(at: state.progress) * timing.effectiveDuration)
     }
+
+    /// d(child time)/d(parent time) in `state` (velocity, docs/velocity.md): the timing function's
+    /// slope × duration × the group's progress rate; 0 where the group is filled or paused.
+    public func childTimeRate(in state: TimingState) -> Double {
+        guard state.progressRate != 0 else { return 0 }
+        return (timingFunction ?? .linear).slope(at: state.progress) * timing.effectiveDuration * state.progressRate
+    }
 }
 
 /// A property animation with the timings of the groups around it: the unit that is evaluated (and
@@ -82,6 +89,7 @@ public enum ReferenceEvaluator {
     public static func state(of leaf: AnimationLeaf, at parentTime: Double, isRemovedOnCompletion: Bool)
         -> (topLevel: TimingState, leafState: TimingState?) {
         var time = parentTime
+        var rate = 1.0   // d(time)/d(parentTime): the groups' child-time rates multiplied
         var topLevel: TimingState?
         for group in leaf.groups {
             let (state, childTime) = group.childTime(atParentTime: time)
@@ -91,10 +99,12 @@ public enum ReferenceEvaluator {
             }
             guard let childTime else { return (topLevel ?? state, nil) }
             time = childTime
+            rate *= group.childTimeRate(in: state)
         }
-        let own = leaf.animation.timing.state(atParentTime: time)
+        var own = leaf.animation.timing.state(atParentTime: time)
         let top = topLevel ?? own
         if leaf.groups.isEmpty && isRemovedOnCompletion && own.phase == .after { return (top, nil) }  // §1.4
+        if own.progressRate != 0 { own.progressRate *= rate }
         return (top, own.contributes ? own : nil)
     }
 
@@ -150,6 +160,64 @@ public enum ReferenceEvaluator {
         presentationValues(model: [property: model], animations: animations, at: parentTime)[property] ?? model
     }
 
+    /// ``apply(_:state:to:)`` with rates: the leaf's value over `accumulated` and its rate when
+    /// `accumulated` moves at `accumulatedRate` (docs/velocity.md) — the field's rate read, the
+    /// animation's velocity over it, the additive sum's rate, the field's rate written back.
+    /// Unchanged (value and rate) where ``apply(_:state:to:)`` leaves the value unchanged; an
+    /// animation type without a velocity (``PropertyAnimation/velocity(in:base:baseRate:)`` nil)
+    /// shows its value at rest.
+    public static func applyWithRate(_ leaf: AnimationLeaf, state: TimingState, to accumulated: ValueAndRate) -> ValueAndRate {
+        let animation = leaf.animation
+        var field: ValueField?
+        if let fieldPath = AnimationKeyPath.split(animation.keyPath).field {
+            guard let f = try? ValueField(path: fieldPath, of: accumulated.value.kind) else { return accumulated }
+            field = f
+        }
+        let base = field?.get(from: accumulated.value) ?? accumulated.value
+        let baseRate = field.map { ValueRates.fieldGet($0, from: accumulated.value, rate: accumulated.rate) } ?? accumulated.rate
+        guard let v = animation.value(in: state, base: base) else { return accumulated }
+        let vRate = animation.velocity(in: state, base: base, baseRate: baseRate) ?? .zeroRate(of: v.kind)
+        let composed = animation.isAdditive ? base.adding(v) : v  // §4.3: base ⊕ v
+        let composedRate = animation.isAdditive
+            ? ValueRates.adding(base: base, baseRate: baseRate, delta: v, deltaRate: vRate) : vRate
+        guard let field else { return ValueAndRate(value: composed, rate: composedRate) }
+        return ValueAndRate(value: field.set(composed, in: accumulated.value),
+                            rate: ValueRates.fieldSet(field, composed, rate: composedRate, in: accumulated.value,
+                                                      valueRate: accumulated.rate))
+    }
+
+    /// The presentation values of every property in `model` and their velocities, d(value)/dt per
+    /// second of the time `parentTime` is measured in (docs/velocity.md): model values do not
+    /// move; each leaf applies as ``presentationValues(model:animations:at:)`` applies it, with
+    /// ``applyWithRate(_:state:to:)``, and a path's rotation turns `transform` at
+    /// `R_z′(θ)·θ′·T + R_z(θ)·T′`. Multiply by d(parentTime)/dt to measure in another time
+    /// (a layer's speed).
+    public static func presentationValuesWithRates(model: [String: AnimationValue], animations: [any Animation],
+                                                   at parentTime: Double) -> [String: ValueAndRate] {
+        var result = model.mapValues { ValueAndRate(value: $0, rate: .zeroRate(of: $0.kind)) }
+        for animation in animations {
+            for leaf in animation.leaves {
+                let property = AnimationKeyPath.split(leaf.animation.keyPath).property
+                let (_, state) = state(of: leaf, at: parentTime, isRemovedOnCompletion: animation.isRemovedOnCompletion)
+                guard let state else { continue }
+                if let accumulated = result[property] {
+                    result[property] = applyWithRate(leaf, state: state, to: accumulated)
+                }
+                if let keyframe = leaf.animation as? KeyframeAnimation, let angle = keyframe.rotationAngle(in: state),
+                   let current = result["transform"], case .transform(let transform) = current.value,
+                   case .transform(let transformRate) = current.rate {
+                    let angleRate = keyframe.rotationRate(in: state) ?? 0
+                    let rotation = Transform3D.rotation(angle: angle, x: 0, y: 0, z: 1)
+                    let rotationRate = ValueFunction.rotateZ.transformRate(for: angle).elementwiseScaled(by: angleRate)
+                    result["transform"] = ValueAndRate(
+                        value: .transform(rotation.concatenating(transform)),
+                        rate: .transform(rotationRate.concatenating(transform).elementwiseAdding(rotation.concatenating(transformRate))))
+                }
+            }
+        }
+        return result
+    }
+
     /// The presentation values of every property in `model` (semantics §1.1, §8.4). Animations on
     /// properties absent from `model` are ignored: the model gives each property its kind. A path
     /// animation with a rotation mode also turns `transform` by its tangent angle, applied before
@@ -172,5 +240,17 @@ public enum ReferenceEvaluator {
             }
         }
         return result
+    }
+}
+
+/// A value and its rate of change, d(value)/dt, as a value of the same kind whose components are
+/// the components' derivatives (docs/velocity.md).
+public struct ValueAndRate: Sendable, Hashable {
+    public var value: AnimationValue
+    public var rate: AnimationValue
+
+    public init(value: AnimationValue, rate: AnimationValue) {
+        self.value = value
+        self.rate = rate
     }
 }

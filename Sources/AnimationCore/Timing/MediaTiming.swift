@@ -197,6 +197,7 @@ public struct MediaTiming: Sendable, Hashable {
             }
             if elapsed < activeDuration {
                 return fold(activeTime: wrap(elapsed + timeOffset, activeDuration, endInclusive: false), phase: .active)
+                    .moving(speed: speed, duration: effectiveDuration, autoreverses: autoreverses)
             }
             guard fillMode.fillsForwards else { return .none(.after) }
             return fold(activeTime: wrap(activeDuration + timeOffset, activeDuration, endInclusive: true), phase: .after)
@@ -208,6 +209,7 @@ public struct MediaTiming: Sendable, Hashable {
         }
         if elapsed > -activeDuration {
             return fold(activeTime: wrap(elapsed + timeOffset, activeDuration, endInclusive: true), phase: .active)
+                .moving(speed: speed, duration: effectiveDuration, autoreverses: autoreverses)
         }
         guard fillMode.fillsForwards else { return .none(.after) }
         return fold(activeTime: wrap(timeOffset - activeDuration, activeDuration, endInclusive: false), phase: .after)
@@ -298,15 +300,42 @@ public struct TimingState: Sendable, Hashable {
     public var basicTime: Double
     /// `basicTime / duration`, in [0, 1]: the input of the timing function (§2.5, §16).
     public var progress: Double
+    /// d``progress``/dt per second of the parent's time just after this instant (velocity,
+    /// docs/velocity.md): `±speed / duration` while active and moving — negative in an
+    /// autoreversed half played forwards, or a forward half played at a negative speed — and 0
+    /// in a fill, in a pause (speed 0) and for an instant timing. Where the direction turns (the
+    /// end of a forward half) it is the rate of the half that follows in the direction of play.
+    /// Through groups (``ReferenceEvaluator/state(of:at:isRemovedOnCompletion:)``) it is per
+    /// second of the top-level parent's time.
+    public var progressRate: Double
 
     public init(phase: TimingPhase, contributes: Bool, activeTime: Double, iteration: Double,
-                basicTime: Double, progress: Double) {
+                basicTime: Double, progress: Double, progressRate: Double = 0) {
         self.phase = phase
         self.contributes = contributes
         self.activeTime = activeTime
         self.iteration = iteration
         self.basicTime = basicTime
         self.progress = progress
+        self.progressRate = progressRate
+    }
+
+    /// This active state with its ``progressRate`` for a timing of `speed`, `duration` and
+    /// `autoreverses` (its fold read again: which half the play moves into).
+    func moving(speed: Double, duration d: Double, autoreverses: Bool) -> TimingState {
+        guard contributes else { return self }
+        var copy = self
+        var reversed = false
+        if autoreverses {
+            // The time within the cycle before the mirror, recovered from the fold: u ∈ [0, 2d].
+            let period = 2 * d
+            let u = activeTime - iteration * period
+            // Forward play enters the reversed half at u = d; backward play (speed < 0) leaves a
+            // cycle's start (u = 0, after the first) into the previous cycle's reversed half.
+            reversed = speed > 0 ? u >= d : (u > d || (u <= 0 && activeTime > 0))
+        }
+        copy.progressRate = (reversed ? -speed : speed) / d
+        return copy
     }
 
     /// No contribution in `phase`.

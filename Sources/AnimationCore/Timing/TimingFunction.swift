@@ -162,6 +162,30 @@ public struct TimingFunction: Sendable, Hashable, CustomStringConvertible {
     /// The progresses in (0, 1) at which the curve's output turns (an overshooting curve, §3):
     /// where `dy/ds` of the cubic vanishes, mapped to `x(s)`; at most two. Between them the output
     /// is monotone in the progress (the settle queries invert it piece by piece).
+    /// The slope dy/dx of the curve at input `x` (velocity, docs/velocity.md): `y′(s) / x′(s)`
+    /// at the parameter `s` the solver finds for `x` (the mirror image's for `x > 0.5`, as
+    /// ``value(at:)`` does). Below 0 it is the slope at 0 and above 1 the slope at 1 (the curve's
+    /// ends, read one-sided). Where `x′(s) = 0` and `y′(s) = 0` together (a control point on the
+    /// end it belongs to, as in `easeOut` at 0) it is the ratio of the second derivatives, the
+    /// limit; where only `x′(s)` vanishes (a vertical tangent: `x1 = 0` with `y1 ≠ 0` at 0) the
+    /// slope is unbounded and the one returned is the slope at the parameter 2⁻²⁶ in from the end
+    /// (finite, of the right sign). A NaN input gives NaN.
+    ///
+    /// Error: within a few 1e-9 relative of the exact slope away from vertical tangents (the
+    /// solver's 2⁻⁵² in `s`, through the ratio).
+    public func slope(at x: Double) -> Double {
+        if x.isNaN { return x }
+        if isLinear { return 1 }
+        let clamped = min(max(x, 0), 1)
+        if clamped <= 0.5 {
+            let s = clamped == 0 ? 0 : forward.solve(clamped)
+            return forward.slope(at: s)
+        }
+        // y(x) = 1 − y'(1 − x): the slope is the mirror's at 1 − x.
+        let s = clamped == 1 ? 0 : mirrored.solve(1 - clamped)
+        return mirrored.slope(at: s)
+    }
+
     package var turningProgresses: [Double] {
         guard !isLinear else { return [] }
         return PathSegment.derivativeRoots(0, y1, y2, 1).map { s in
@@ -204,9 +228,27 @@ struct _CubicCurve: Sendable {
     @inline(__always) func x(at s: Double) -> Double { ((ax * s + bx) * s + cx) * s }
     @inline(__always) func y(at s: Double) -> Double { ((ay * s + by) * s + cy) * s }
     @inline(__always) func dx(at s: Double) -> Double { (3 * ax * s + 2 * bx) * s + cx }
+    @inline(__always) func dy(at s: Double) -> Double { (3 * ay * s + 2 * by) * s + cy }
 
-    /// Solves `x(s) = x` for `x` in (0, 0.5]. Bx is non-decreasing on [0, 1] whenever x1 and x2
-    /// lie in [0, 1], so the root is unique up to flat stretches and `[lo, hi]` always brackets it.
+    /// dy/dx at parameter `s` (``TimingFunction/slope(at:)``): the ratio of first derivatives;
+    /// at the start (s = 0) where both vanish, the ratio of the first of the higher derivatives
+    /// that does not (the limit); elsewhere where x′ vanishes (a vertical tangent), the ratio
+    /// 2⁻²⁶ further along.
+    func slope(at s: Double) -> Double {
+        let dx = self.dx(at: s), dy = self.dy(at: s)
+        // 1e-12: x′ and y′ are sums of control-point terms of size ≤ 3e9; below this they are zero
+        // up to rounding.
+        if abs(dx) > 1e-12 { return dy / dx }
+        if s == 0 && abs(dy) <= 1e-12 {
+            // x ≈ bx·s² + ax·s³ and y ≈ by·s² + ay·s³ near the start.
+            if abs(bx) > 1e-12 { return by / bx }
+            if ax != 0 { return ay / ax }
+            return 1
+        }
+        let inward = s + 0x1p-26
+        return self.dy(at: inward) / self.dx(at: inward)
+    }
+
     func solve(_ x: Double) -> Double {
         var lo = 0.0
         var hi = 1.0

@@ -208,6 +208,18 @@ ae_status ae_engine_settle_state(ae_engine *engine, int *out_settled, int *out_h
 ae_status ae_engine_read_value(ae_engine *engine, uint64_t layer, const char *property, double *out,
                                size_t capacity, size_t *out_count);
 
+/* The velocity of `property` on `layer` at the last frame's time, d value/dt per second of the
+ * time given to ae_engine_evaluate (docs/velocity.md), in the components and order of
+ * ae_engine_read_value: computed analytically from the layer's animations (the timing curve's
+ * slope, a spring's closed form, a keyframe segment's or a path's derivative), not differenced;
+ * zeros when nothing moves the value. Component count to *out_count, min(capacity, count)
+ * components to out (null allowed when capacity is 0). AE_ERROR_UNKNOWN_ID when the layer has no
+ * such slot; AE_ERROR_INVALID_ARGUMENT before the first ae_engine_evaluate; AE_ERROR_WRONG_SIZE
+ * when capacity is short. A read costs microseconds (the layer's animations are read back): read
+ * it when needed, not for every layer every frame. */
+ae_status ae_engine_read_velocity(ae_engine *engine, uint64_t layer, const char *property, double *out,
+                                  size_t capacity, size_t *out_count);
+
 /* The events of the last frame: their number to *out_count, and min(capacity, count) of them to out.
  * Every animation reports its start at most once and its stop exactly once; an animation removed
  * on completion is removed from the engine by the frame that finishes it (its id goes stale). */
