@@ -6,7 +6,7 @@ import AnimationCore
 
 extension TrackStore {
     /// d(presentation value)/dt of `slot` at frame time `time`, per second of frame time: the
-    /// reference's rate (``ReferenceEvaluator/presentationValuesWithRates(model:animations:at:)``)
+    /// reference's rate (`ReferenceEvaluator.presentationValuesWithRates(model:animations:at:)`)
     /// of the slot's property over its layer's animations, in add order (semantics §8.4), at the
     /// layer's local time, times d(local time)/d(frame time) (its clocks' speeds). A value of the
     /// property's kind; zero where nothing moves; nil for a stale handle.

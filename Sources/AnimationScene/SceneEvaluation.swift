@@ -57,8 +57,8 @@ public final class SceneEvaluation {
     /// `indices` of ``layers`` (the batch engine evaluates every track either way).
     ///
     /// With `velocity`, each value's velocity too (``SceneFrame/velocities``): for the batch
-    /// engine ``FrameEvaluator/velocity(layer:property:)``, for the reference
-    /// ``ReferenceEvaluator/presentationValuesWithRates(model:animations:at:)``; both are the
+    /// engine `FrameEvaluator.velocity(layer:property:)`, for the reference
+    /// `ReferenceEvaluator.presentationValuesWithRates(model:animations:at:)`; both are the
     /// reference's analytic rate.
     public func frame(at time: Double, engine: SceneEngine, layers indices: Range<Int>? = nil,
                       velocity: Bool = false) -> SceneFrame {

@@ -252,6 +252,7 @@ public final class LayerContext {
         stack.touch()
         var action: LayerAction?
         var before: AnimationValue?
+        var beforeVelocity: AnimationValue?
         var record: ActionRecord?
         if !stack.disablesActions {
             action = layer.action(forKey: key)
@@ -263,13 +264,19 @@ public final class LayerContext {
                 if let hints = r.hints { store.prefetchChange(hints) }
                 // A second change of the key before the next tick animates from where the first
                 // one started: the engine's row already shows the first change's model (§9.5).
+                let keepsVelocity = stack.retargetMode == .preserveVelocity
                 if r.startTick == tickCount, let earlier = r.startValue {
                     before = earlier
+                    if keepsVelocity { beforeVelocity = r.startVelocity ?? presentationVelocity(of: layer, record: r) }
                 } else {
                     before = presentationValue(of: layer, forKey: key, record: r)
+                    // Read with the value, before the model changes: an animation whose end is
+                    // the model moves differently once the model has moved.
+                    beforeVelocity = keepsVelocity ? presentationVelocity(of: layer, record: r) : nil
                     if let before {
                         r.startTick = tickCount
                         r.startValue = before
+                        r.startVelocity = beforeVelocity
                     }
                 }
             }
@@ -287,7 +294,12 @@ public final class LayerContext {
             }
         }
         if case .animation(let animation)? = action {
-            run(animation, forKey: key, on: layer, from: before, record: record, stack: stack)
+            if let beforeVelocity, let before,
+               runKeepingVelocity(animation, forKey: key, on: layer, from: before, velocity: beforeVelocity, record: record, stack: stack) {
+                // Added with the velocity it replaces (docs/retargeting.md).
+            } else {
+                run(animation, forKey: key, on: layer, from: before, record: record, stack: stack)
+            }
         }
         if let record, let slot = record.slot { record.hints = store.changeHints(slot: slot, animation: record.implicitHandle) }
         if type(of: layer).needsDisplay(forKey: key) {
@@ -311,6 +323,57 @@ public final class LayerContext {
         let implicit = basic
         basic.fromValue = before
         add(action: basic, forKey: key, on: layer, implicit: implicit, record: record)
+    }
+
+    /// Under ``RetargetMode/preserveVelocity``: an action's basic or spring animation of the
+    /// event's key with no values, started from `before` at `velocity` (per second of the
+    /// layer's time) by ``VelocityCarry``. False when there is no velocity to keep (at rest, a
+    /// transform, another kind of action) or the animation that keeps it cannot be added: the
+    /// caller runs the action as ``RetargetMode/restart`` does.
+    private func runKeepingVelocity(_ animation: any Animation, forKey key: String, on layer: Layer, from before: AnimationValue,
+                                    velocity: AnimationValue, record: ActionRecord?, stack: TransactionStack) -> Bool {
+        guard velocity.components.contains(where: { $0 != 0 }), let model = layer.engineModelValue(forKey: key) else { return false }
+        var main: any PropertyAnimation
+        if var basic = animation as? BasicAnimation, basic.fromValue == nil, basic.toValue == nil, basic.byValue == nil {
+            basic.fromValue = before
+            main = basic
+        } else if var spring = animation as? SpringAnimation, spring.fromValue == nil, spring.toValue == nil, spring.byValue == nil {
+            spring.fromValue = before
+            main = spring
+        } else {
+            return false
+        }
+        guard main.keyPath == key,
+              let keeping = VelocityCarry.animation(main, key: key, velocity: velocity, model: model,
+                                                    transactionDuration: stack.animationDuration),
+              (try? add(keeping, to: layer, forKey: key, delegate: nil)) != nil else { return false }
+        // A group (or a spring) is not the action's basic animation: the next change adds anew.
+        record?.implicitSignature = nil
+        record?.implicitHandle = nil
+        return true
+    }
+
+    /// d(presentation value)/dt of the key `record` is for, per second of `layer`'s own time
+    /// (the engine's rate over the product of the speeds above it), or nil where that time is
+    /// frozen or the key has no slot.
+    private func presentationVelocity(of layer: Layer, record: ActionRecord) -> AnimationValue? {
+        presentationVelocity(of: layer, forKey: record.key, slot: record.slot)
+    }
+
+    /// d(presentation value)/dt of `key` on `layer` now, per second of `layer`'s own time; nil
+    /// where that time is frozen or the key has no slot. `slot`: the key's, when known.
+    func presentationVelocity(of layer: Layer, forKey key: String, slot known: SlotHandle? = nil) -> AnimationValue? {
+        guard let id = layer.id else { return nil }
+        let slot = known.flatMap { store.key(of: $0) != nil ? $0 : nil } ?? store.slot(layer: id, property: key)
+        guard let slot, let rate = store.velocity(of: slot, atFrameTime: currentTime) else { return nil }
+        var speed = 1.0
+        var current: Layer? = layer
+        while let l = current {   // bounded: a tree has no cycles
+            speed *= l.timing.speed
+            current = l.storedSuperlayer
+        }
+        guard speed != 0, speed.isFinite else { return nil }
+        return speed == 1 ? rate : rate.rateScaled(by: 1 / speed)
     }
 
     /// Adds an action's animation; an implicit one (a basic animation with no values, `implicit`)
@@ -572,6 +635,8 @@ final class ActionRecord {
     var implicitMotion = ReducedMotion.off
     /// The presentation value the key's action started from in tick interval `startTick`.
     var startValue: AnimationValue?
+    /// Its velocity there, when read (``RetargetMode/preserveVelocity``).
+    var startVelocity: AnimationValue?
     /// Where the last change of the key touched the engine (`TrackStore.prefetchChange(_:)`).
     var hints: ChangeHints?
 

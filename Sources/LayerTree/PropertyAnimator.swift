@@ -120,7 +120,7 @@ public final class PropertyAnimator {
     private var motion = Motion.paused(0)
     private var pendingBlocks: [() -> Void] = []
     private var completions: [(Position) -> Void] = []
-    private var tracks: [Track] = []
+    private(set) var tracks: [Track] = []
     private var stoppedFraction = 0.0
     /// Fractions per second of the running clock, 1/duration unless continued at another pace.
     private var rate: Double
@@ -287,12 +287,17 @@ public final class PropertyAnimator {
     /// Runs `block` with actions disabled, recording each key it changes with the value shown
     /// before; each change becomes (or extends) a track from `start` to the end.
     private func record(_ block: () -> Void, startingAt start: Double) {
-        var changed: [(layer: Layer, key: String, before: AnimationValue)] = []
+        var changed: [(layer: Layer, key: String, before: AnimationValue, velocity: AnimationValue?)] = []
         let previous = context.changeObserver
-        context.changeObserver = { [context] layer, key in
+        // Under .preserveVelocity a key this animator does not animate yet starts at the
+        // velocity it has (docs/retargeting.md), read with its value, before the change.
+        let keepsVelocity = Transaction.retargetMode() == .preserveVelocity
+        context.changeObserver = { [context, tracks] layer, key in
             guard !changed.contains(where: { $0.layer === layer && $0.key == key }),
                   let before = context.presentationValue(of: layer, forKey: key) else { return }
-            changed.append((layer, key, before))
+            let isNew = !tracks.contains { $0.layer === layer && $0.key == key }
+            let velocity = keepsVelocity && isNew ? context.presentationVelocity(of: layer, forKey: key) : nil
+            changed.append((layer, key, before, velocity))
         }
         Transaction.begin()
         Transaction.setDisableActions(true)
@@ -304,8 +309,12 @@ public final class PropertyAnimator {
             if let track = tracks.first(where: { $0.layer === change.layer && $0.key == change.key }) {
                 track.retarget(at: start, from: change.before, to: after, curve: curve)
             } else {
-                tracks.append(Track(layer: change.layer, key: change.key, segment: Segment(low: start, high: 1, from: change.before,
-                                                                                          to: after, curve: curve)))
+                let track = Track(layer: change.layer, key: change.key, segment: Segment(low: start, high: 1, from: change.before,
+                                                                                        to: after, curve: curve))
+                if let velocity = change.velocity, velocity.components.contains(where: { $0 != 0 }) {
+                    track.keepVelocity(velocity, duration: duration)
+                }
+                tracks.append(track)
             }
         }
     }
@@ -458,6 +467,11 @@ struct Segment {
     var from: AnimationValue
     var to: AnimationValue
     var curve: PropertyAnimator.Curve
+    /// Under ``RetargetMode/preserveVelocity``, for the part that replaced a moving animation:
+    /// the spring's initial velocity and the carry's amplitude that make it start at that
+    /// animation's velocity (``VelocityCarry``). 0 and nil otherwise.
+    var initialVelocity = 0.0
+    var carry: AnimationValue?
 
     init(low: Double, high: Double, from: AnimationValue, to: AnimationValue, curve: PropertyAnimator.Curve) {
         self.low = low
@@ -466,6 +480,22 @@ struct Segment {
         self.from = from
         self.to = to
         self.curve = curve
+    }
+
+    /// Fits the segment to start at `velocity` (per second, ``VelocityCarry/fit(_:velocity:model:)``)
+    /// within a run of `duration` seconds; unchanged where that cannot be done (a transform).
+    mutating func keepVelocity(_ velocity: AnimationValue, key: String, duration d: Double) {
+        guard let (main, amplitude) = VelocityCarry.fit(animation(key: key, duration: d, first: true, last: true),
+                                                        velocity: velocity, model: to) else { return }
+        initialVelocity = (main as? SpringAnimation)?.initialVelocity ?? 0
+        carry = amplitude
+    }
+
+    /// ``animation(key:duration:first:last:)`` and its carry's two additive animations, if any.
+    func animations(key: String, duration d: Double, first: Bool, last: Bool) -> [any PropertyAnimation] {
+        let main = animation(key: key, duration: d, first: first, last: last)
+        guard let carry else { return [main] }
+        return [main] + VelocityCarry.carry(carry, like: main)
     }
 
     /// The animation that shows it within a run of `duration` seconds: begins at low·d, lasts
@@ -494,6 +524,7 @@ struct Segment {
             spring.stiffness = omega * omega
             spring.damping = 2 * ratio * omega
             spring.allowsOverdamping = true
+            spring.initialVelocity = initialVelocity
             animation = spring
         }
         animation.timing.beginTime = low * d
@@ -503,10 +534,15 @@ struct Segment {
         return animation
     }
 
-    /// The value at fraction `f` (held at its ends outside [low, end]), as the reference computes it.
+    /// The value at fraction `f` (held at its ends outside [low, end]), as the reference computes it
+    /// (the carry, when there is one, added over the main animation's value).
     func value(at f: Double, key: String, duration d: Double) -> AnimationValue {
-        let child = animation(key: key, duration: d, first: true, last: true)
-        return ReferenceEvaluator.sample(child, at: min(max(f, low), end) * d, base: from).value ?? from
+        let t = min(max(f, low), end) * d
+        var value = from
+        for (k, child) in animations(key: key, duration: d, first: true, last: true).enumerated() {
+            value = ReferenceEvaluator.sample(child, at: t, base: value).value ?? (k == 0 ? from : value)
+        }
+        return value
     }
 }
 
@@ -533,11 +569,16 @@ final class Track {
         return segment.value(at: f, key: key, duration: duration)
     }
 
-    /// The animations of its segments within a run of `duration` seconds.
+    /// The animations of its segments within a run of `duration` seconds (with their carries).
     func childAnimations(duration: Double) -> [any PropertyAnimation] {
-        segments.enumerated().map { k, segment in
-            segment.animation(key: key, duration: duration, first: k == 0, last: k == segments.count - 1)
+        segments.enumerated().flatMap { k, segment in
+            segment.animations(key: key, duration: duration, first: k == 0, last: k == segments.count - 1)
         }
+    }
+
+    /// The first segment made to start at `velocity` (``Segment/keepVelocity(_:key:duration:)``).
+    func keepVelocity(_ velocity: AnimationValue, duration: Double) {
+        segments[0].keepVelocity(velocity, key: key, duration: duration)
     }
 
     /// From fraction `f` on the key goes from `from` to `to` along `curve`; below `f` it stays

@@ -181,6 +181,7 @@ final class TransactionStack {
         var duration: Double?
         var timingFunction: TimingFunction??
         var disableActions: Bool?
+        var retargetMode: RetargetMode?
         var completion: CompletionGroup?
         init(isImplicit: Bool) { self.isImplicit = isImplicit }
     }
@@ -250,6 +251,12 @@ final class TransactionStack {
         let action = LayerAction.animation(animation)
         implicitActions[index] = (timing, action)
         return action
+    }
+
+    /// ``Transaction/retargetMode()`` on this stack.
+    var retargetMode: RetargetMode {
+        for level in levels.reversed() { if let mode = level.retargetMode { return mode } }
+        return .restart
     }
 
     /// ``Transaction/disableActions()`` on this stack.

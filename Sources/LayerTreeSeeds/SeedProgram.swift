@@ -24,10 +24,11 @@ public protocol SeedProgram: AnyObject {
     var log: [String] { get }
 }
 
-/// The five seeds, in the order of the articles.
+/// The five seeds, in the order of the articles, then the first one retargeted both ways
+/// (``RetargetSeed``).
 public enum Seeds {
     public static var all: [any SeedProgram.Type] { [
-        ProgressRingSeed.self, TransactionSeed.self, BorderSeed.self, RingDidStopSeed.self, ArcFlightSeed.self,
+        ProgressRingSeed.self, TransactionSeed.self, BorderSeed.self, RingDidStopSeed.self, ArcFlightSeed.self, RetargetSeed.self,
     ] }
 
     /// The seed called `name`, or nil.

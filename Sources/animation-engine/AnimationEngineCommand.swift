@@ -676,7 +676,7 @@ struct Demo: ParsableCommand {
         """
     )
 
-    @Argument(help: "The seed: progress-ring, transactions, border, ring-did-stop or arc-flight.")
+    @Argument(help: "The seed: progress-ring, transactions, border, ring-did-stop, arc-flight or retarget.")
     var seed: String
 
     @Option(name: .shortAndLong, help: "The directory for the frames and index.html (default: demo-<seed>).")
@@ -709,6 +709,12 @@ struct Demo: ParsableCommand {
         let log = program.log.joined(separator: "\n") + "\n"
         try writeAtomically(log, to: directory + "/log.txt")
         print(log, terminator: "")
-        printError("wrote \(names.count) frames, index.html and log.txt to \(directory)")
+        var written = "\(names.count) frames, index.html and log.txt"
+        if program is RetargetSeed {
+            // Value and velocity over time, both rings, sampled finer than the frames.
+            try writeAtomically(RetargetSeed.chart(fps: max(fps, 120)), to: directory + "/chart.svg")
+            written += ", chart.svg (progress and velocity against time)"
+        }
+        printError("wrote \(written) to \(directory)")
     }
 }
