@@ -251,10 +251,46 @@ public func fuzzKeyframes(_ bytes: [UInt8]) throws {
                 let value = ReferenceEvaluator.presentationValues(model: model, animations: shifted, at: t)[property]!
                 return PrecisionTable.maxDifference(batch, value) <= tolerance
             }
-            try check(nearJump || earlySwitch, "\(property) at t = \(t): batch \(batch), reference \(expected), tolerance \(tolerance); "
+            // An ill-conditioned stack — an animation whose ends come from the value beneath, over
+            // a nearly singular accumulated transform — amplifies the single-precision rounding
+            // of that value (docs/architecture.md: values in Float) far past the table's bound.
+            // Measured, not assumed: the reference with its accumulated value rounded to Float
+            // after each animation; the batch may differ by twice what that rounding moves it.
+            let conditioned = !nearJump && !earlySwitch && {
+                let sensitivity = PrecisionTable.maxDifference(
+                    stagedInFloat(property: property, model: model, animations: accepted, at: t) ?? expected, expected)
+                return PrecisionTable.maxDifference(batch, expected) <= tolerance + 2 * sensitivity
+            }()
+            try check(nearJump || earlySwitch || conditioned, "\(property) at t = \(t): batch \(batch), reference \(expected), tolerance \(tolerance); "
                       + "model \(model), animations \(accepted)")
         }
     }
+}
+
+/// The reference's presentation value of `property` (as `ReferenceEvaluator.presentationValues`
+/// composes it, semantics §8.4) with the accumulated value rounded to Float after each animation
+/// applies: what storing each stage in single precision does to the value; nil for a property
+/// `model` lacks.
+func stagedInFloat(property: String, model: [String: AnimationValue], animations: [any Animation], at t: Double) -> AnimationValue? {
+    guard var accumulated = model[property] else { return nil }
+    for animation in animations {
+        for leaf in animation.leaves {
+            let touches = AnimationKeyPath.split(leaf.animation.keyPath).property == property
+            let turns = property == "transform" && (leaf.animation as? KeyframeAnimation)?.rotationMode != nil
+            guard touches || turns else { continue }
+            let (_, state) = ReferenceEvaluator.state(of: leaf, at: t, isRemovedOnCompletion: animation.isRemovedOnCompletion)
+            guard let state else { continue }
+            if touches { accumulated = ReferenceEvaluator.apply(leaf, state: state, to: accumulated) }
+            if turns, let keyframe = leaf.animation as? KeyframeAnimation, let angle = keyframe.rotationAngle(in: state),
+               case .transform(let transform) = accumulated {
+                accumulated = .transform(Transform3D.rotation(angle: angle, x: 0, y: 0, z: 1).concatenating(transform))
+            }
+            accumulated = AnimationValue(kind: accumulated.kind) { [components = accumulated.components] c in
+                Double(Float(components[c]))
+            }
+        }
+    }
+    return accumulated
 }
 
 /// `animation` with the key times of its keyframe animations that switch at key times (its own,
