@@ -33,7 +33,12 @@ extension TrackStore {
         let local = localTime(of: layer, atFrameTime: time)
         let result = ReferenceEvaluator.presentationValuesWithRates(model: [property: model], animations: animations, at: local)
         guard let moving = result[property]?.rate else { return .zeroRate(of: model.kind) }
-        return rate == 1 ? moving : moving.rateScaled(by: rate)
+        let scaled = rate == 1 ? moving : moving.rateScaled(by: rate)
+        // A NaN component comes only from intermediate rates that overflowed (∞ − ∞, 0 · ∞:
+        // values near ±1e300 moving within a second); no direction survives that, and finite
+        // input never reads NaN (docs/bad-input.md): 0.
+        guard scaled.components.contains(where: \.isNaN) else { return scaled }
+        return AnimationValue(kind: scaled.kind) { [components = scaled.components] c in components[c].isNaN ? 0 : components[c] }
     }
 }
 

@@ -95,6 +95,10 @@ public func fuzzLayerTree(_ bytes: [UInt8]) throws {
             if openTransactions < 4 {
                 Transaction.begin()
                 openTransactions += 1
+                // Odd depths keep velocity when they retarget (docs/retargeting.md), even ones
+                // restart: chosen by depth, so that no input byte is read for it (the corpus
+                // keeps its meaning).
+                Transaction.setRetargetMode(openTransactions % 2 == 1 ? .preserveVelocity : .restart)
             }
             if input.bool() { Transaction.setAnimationDuration(input.number(scale: 2, edges: edges)) }
             if input.bool() { Transaction.setDisableActions(input.bool()) }
@@ -103,7 +107,8 @@ public func fuzzLayerTree(_ bytes: [UInt8]) throws {
                 completions.append(0)
                 Transaction.setCompletionBlock { completionCounter.ran(index) }
             }
-            trace.append("begin (depth \(openTransactions), \(Transaction.animationDuration()) s, actions \(Transaction.disableActions() ? "off" : "on"))")
+            trace.append("begin (depth \(openTransactions), \(Transaction.animationDuration()) s, actions \(Transaction.disableActions() ? "off" : "on"), "
+                         + "\(Transaction.retargetMode()))")
         case 9:
             if openTransactions > 0 {
                 Transaction.commit()
@@ -177,13 +182,18 @@ public func fuzzLayerTree(_ bytes: [UInt8]) throws {
     try check(context.layerCount == 1, "\(context.layerCount) layers left in the tree")
 }
 
-/// Every layer in the tree has finite presentation values (after a tick from ordinary input).
+/// Every layer in the tree has finite presentation values and velocities (after a tick from
+/// ordinary input).
 private func checkFinite(_ context: LayerContext, _ layers: [Layer]) throws {
     for layer in layers where context.layerID(of: layer) != nil {
         guard let presentation = layer.presentation() else { continue }
         for key in presentation.definedKeys {
             guard let value = presentation.value(forKey: key) else { continue }
             try check(value.components.allSatisfy(\.isFinite), "\(key) = \(value) on a layer, from ordinary input")
+            if let velocity = layer.velocity(forKey: key) {
+                try check(velocity.kind == value.kind, "velocity of \(key) is a \(velocity.kind), its value a \(value.kind)")
+                try check(velocity.components.allSatisfy(\.isFinite), "velocity of \(key) = \(velocity), from ordinary input")
+            }
         }
     }
 }
