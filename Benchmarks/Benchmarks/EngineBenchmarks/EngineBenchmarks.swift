@@ -362,6 +362,65 @@ let benchmarks: @Sendable () -> Void = {
         try SeedTree.make(layers: seedLayers)
     }
 
+    // Retargeting (docs/retargeting.md): 1 % of the layers change their opacity per tick inside a
+    // 3 s transaction, so that every change interrupts an animation still moving — under Core
+    // Animation's .restart and under .preserveVelocity (the velocity read, the spring or carry
+    // fitted, a group of three added). Per iteration: the changes, then a tick.
+    for mode in [RetargetMode.restart, .preserveVelocity] {
+        Benchmark("LayerTree changes interrupting moving animations on 1 % of the seed layers then tick (\(seedLayers) layers), \(mode), 2 threads",
+                  configuration: .init(metrics: metrics, tags: ["threads": "2", "build": BuildInfo.summary],
+                                       timeUnits: .microseconds, warmupIterations: 3, scalingFactor: .one,
+                                       maxDuration: .seconds(2), maxIterations: 10_000)) { (benchmark: Benchmark, context: LayerContext) in
+            context.evaluator.configuration.maximumThreads = 2
+            let layers = context.rootLayer.sublayers ?? []
+            let perTick = max(1, layers.count / 100)
+            var next = 0, frame = 1
+            context.tick(at: 0)
+            benchmark.startMeasurement()
+            for _ in benchmark.scaledIterations {
+                Transaction.begin()
+                Transaction.setAnimationDuration(3)
+                Transaction.setRetargetMode(mode)
+                for _ in 0..<perTick {
+                    let layer = layers[next % layers.count]
+                    layer.opacity = layer.opacity == 1 ? 0.5 : 1
+                    next += 1
+                }
+                Transaction.commit()
+                context.tick(at: Double(frame) / 60)
+                frame += 1
+            }
+            benchmark.stopMeasurement()
+        } setup: {
+            try SeedTree.make(layers: seedLayers)
+        }
+    }
+
+    // Velocity reads (docs/velocity.md): `Layer.velocity(forKey:)` of every key the engine holds
+    // for 1 % of the seed layers (progress, stroke ends, positions on arcs with their rotation,
+    // colours, springs) — per read. Computed from the layer's animations when asked.
+    Benchmark("Layer.velocity of every animated key of 1 % of the seed layers (\(seedLayers) layers), per read",
+              configuration: .init(metrics: metrics, tags: ["threads": "1", "build": BuildInfo.summary],
+                                   timeUnits: .nanoseconds, warmupIterations: 3, scalingFactor: .one,
+                                   maxDuration: .seconds(2), maxIterations: 10_000)) { (benchmark: Benchmark, context: LayerContext) in
+        let layers = Array((context.rootLayer.sublayers ?? []).prefix(max(1, seedLayers / 100)))
+        let reads: [(Layer, String)] = layers.flatMap { layer in
+            context.store.slots(of: context.layerID(of: layer)!).compactMap { context.store.key(of: $0).map { (layer, $0.property) } }
+        }
+        var sum = 0.0, k = 0
+        context.tick(at: 0.7)
+        benchmark.startMeasurement()
+        for _ in benchmark.scaledIterations {
+            let (layer, name) = reads[k % reads.count]
+            sum += layer.velocity(forKey: name)?.components.first ?? 0
+            k += 1
+        }
+        benchmark.stopMeasurement()
+        blackHole(sum)
+    } setup: {
+        try SeedTree.make(layers: seedLayers)
+    }
+
     // A settled tree (docs/settling.md): 10,000 layers whose opacity changed once and whose
     // implicit animations have ended — removed on completion (the default), or kept by a
     // forwards fill. What a host pays per frame when it asks `isSettled` and skips the tick,
