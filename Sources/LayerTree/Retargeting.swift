@@ -27,7 +27,9 @@ extension Transaction {
     /// Sets the current level's ``retargetMode()``: the changes made in this transaction (and in
     /// those nested in it, unless they set their own) run their actions under `mode`.
     public static func setRetargetMode(_ mode: RetargetMode) {
-        TransactionStack.current.currentLevel().retargetMode = mode
+        let stack = TransactionStack.current
+        stack.hasSetRetargetMode = true
+        stack.currentLevel().retargetMode = mode
     }
 }
 

@@ -253,8 +253,13 @@ final class TransactionStack {
         return action
     }
 
+    /// Whether a level on this thread ever set a retarget mode: until one does, every change
+    /// knows it restarts without walking the levels (a change is made by the hundred per tick).
+    var hasSetRetargetMode = false
+
     /// ``Transaction/retargetMode()`` on this stack.
     var retargetMode: RetargetMode {
+        guard hasSetRetargetMode else { return .restart }
         for level in levels.reversed() { if let mode = level.retargetMode { return mode } }
         return .restart
     }
