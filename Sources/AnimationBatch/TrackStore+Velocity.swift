@@ -18,16 +18,15 @@ extension TrackStore {
         guard let (layer, property) = key(of: slot), let model = modelValue(of: slot) else { return nil }
         let rate = clocks.timeRate(of: layer)
         guard rate != 0 else { return .zeroRate(of: model.kind) }
+        guard let s = tables.resolve(slot) else { return nil }
         var animations: [any Animation] = []
-        for handle in self.animations(of: layer) {
-            guard let animation = animation(handle) else { continue }
-            // Only what can touch the property: its own key paths, and for `transform` a path's
-            // rotation (semantics §5.7).
-            let touches = animation.leaves.contains {
-                AnimationKeyPath.split($0.animation.keyPath).property == property
-                    || (property == "transform" && ($0.animation as? KeyframeAnimation)?.rotationMode != nil)
-            }
-            if touches { animations.append(animation) }
+        for a in tables.listedAnimations(of: layer) {
+            // Only what shows in the slot — a track of the property or a path's rotation turning
+            // it (semantics §5.7) — read back: reading one unpacks it (a keyframe animation
+            // rebuilds its plan), and a layer may hold many.
+            let touches = tables.animations[a].tracks.contains { tables.tracks[$0].slot == s || tables.tracks[$0].rotationSlot == s }
+            // As `animation(_:)` reads it: a retarget pending in the columns folded in.
+            if touches, let animation = compiler.retargetedAnimation(a) ?? tables.animations[a].animation { animations.append(animation) }
         }
         guard !animations.isEmpty else { return .zeroRate(of: model.kind) }
         let local = localTime(of: layer, atFrameTime: time)

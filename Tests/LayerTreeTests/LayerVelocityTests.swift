@@ -84,6 +84,24 @@ struct LayerVelocityTests {
         #expect(abs(speed[0] - 519.8285833186299) < 1e-6 && speed[1] == 0, "\(speed)")
     }
 
+    @Test("after an implicit change takes its last animation over in the engine's columns, velocity follows the new values")
+    func velocityAfterAnImplicitTakeover() throws {
+        let layer = Layer()
+        let ctx = context(with: layer)
+        layer.position = Point(x: 100, y: 0)          // an implicit animation, 0.25 s
+        ctx.tick(at: 0.1)
+        layer.position = Point(x: -300, y: 80)        // taken over in place
+        #expect(ctx.implicitTakeovers == 1)
+        ctx.tick(at: 0.2)
+        let v = try #require(layer.velocity(forKey: "position")?.components)
+        let h = 1e-3
+        let (p, m) = (components(layer, "position", at: 0.2 + h), components(layer, "position", at: 0.2 - h))
+        for k in 0..<2 {
+            let numeric = (p[k] - m[k]) / (2 * h)
+            #expect(abs(v[k] - numeric) <= 1e-2 * max(1, abs(numeric)), "\(v) against \(numeric)")
+        }
+    }
+
     @Test("velocity is per second of context time: a layer's speed multiplies it, a paused layer has none")
     func layerSpeedScalesVelocity() throws {
         let layer = Layer()
