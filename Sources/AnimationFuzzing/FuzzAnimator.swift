@@ -6,7 +6,8 @@ import LayerTree
 /// three layers — blocks that move, fade and resize layers (added before and while active),
 /// completions, start (with and without a delay), pause, scrub (`fractionComplete`, NaN and
 /// outside [0, 1] included), reverse, stop with and without finishing, finish at each position,
-/// continue with and without a new curve and pace; model changes outside the animators; ticks.
+/// continue with and without a new curve and pace; model changes outside the animators; ticks. The
+/// second animator's blocks and starts run under `.preserveVelocity`.
 ///
 /// Checked after every call, against the state table (docs/property-animator.md): the state
 /// each call leaves (a call not allowed in a state changes nothing); `isRunning` only while
@@ -77,9 +78,21 @@ public func fuzzAnimator(_ bytes: [UInt8]) throws {
         let before = a.state
         let wasRunning = a.isRunning
         var call = ""
+        // The second animator takes keys over under .preserveVelocity (docs/retargeting.md): its
+        // blocks start at the velocity a key has. Chosen by position, so that no input byte is
+        // read for it (the corpus keeps its meaning).
+        let keepsVelocity = models.count > 1 && m === models[1]
+        func recording(_ body: () -> Void) {
+            guard keepsVelocity else { return body() }
+            Transaction.begin()
+            Transaction.setRetargetMode(.preserveVelocity)
+            body()
+            Transaction.commit()
+        }
         switch input.choice(13) {
         case 0:
-            a.addAnimations(block(&input))
+            let changes = block(&input)
+            recording { a.addAnimations(changes) }
             call = "addAnimations"
             try check(a.state == before, "addAnimations changed the state")
         case 1:
@@ -88,12 +101,12 @@ public func fuzzAnimator(_ bytes: [UInt8]) throws {
             a.addCompletion { [weak m] _ in m?.completions[index].calls += 1 }
             call = "addCompletion"
         case 2:
-            a.startAnimation()
+            recording { a.startAnimation() }
             call = "start"
             try check(before == .stopped ? a.state == .stopped : (a.state == .active && a.isRunning), "start from \(before) left \(a.state)")
         case 3:
             let delay = input.number(scale: 1, edges: false)
-            a.startAnimation(afterDelay: delay)
+            recording { a.startAnimation(afterDelay: delay) }
             call = "start(afterDelay: \(delay))"
             let allowed = before != .stopped && delay >= 0
             try check(allowed ? (a.state == .active && a.isRunning) : (a.state == before && a.isRunning == wasRunning),
