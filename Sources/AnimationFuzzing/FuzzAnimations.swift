@@ -273,21 +273,17 @@ public func fuzzKeyframes(_ bytes: [UInt8]) throws {
 /// `model` lacks.
 func stagedInFloat(property: String, model: [String: AnimationValue], animations: [any Animation], at t: Double) -> AnimationValue? {
     guard var accumulated = model[property] else { return nil }
-    for animation in animations {
-        for leaf in animation.leaves {
-            let touches = AnimationKeyPath.split(leaf.animation.keyPath).property == property
-            let turns = property == "transform" && (leaf.animation as? KeyframeAnimation)?.rotationMode != nil
-            guard touches || turns else { continue }
-            let (_, state) = ReferenceEvaluator.state(of: leaf, at: t, isRemovedOnCompletion: animation.isRemovedOnCompletion)
-            guard let state else { continue }
-            if touches { accumulated = ReferenceEvaluator.apply(leaf, state: state, to: accumulated) }
-            if turns, let keyframe = leaf.animation as? KeyframeAnimation, let angle = keyframe.rotationAngle(in: state),
-               case .transform(let transform) = accumulated {
-                accumulated = .transform(Transform3D.rotation(angle: angle, x: 0, y: 0, z: 1).concatenating(transform))
-            }
-            accumulated = AnimationValue(kind: accumulated.kind) { [components = accumulated.components] c in
-                Double(Float(components[c]))
-            }
+    ReferenceEvaluator.forEachShowingLeaf(of: animations, at: t) { leaf, state, leafProperty in
+        let touches = leafProperty == property
+        let turns = property == "transform" && (leaf.animation as? KeyframeAnimation)?.rotationMode != nil
+        guard touches || turns else { return }
+        if touches { accumulated = ReferenceEvaluator.apply(leaf, state: state, to: accumulated) }
+        if turns, let keyframe = leaf.animation as? KeyframeAnimation, let angle = keyframe.rotationAngle(in: state),
+           case .transform(let transform) = accumulated {
+            accumulated = .transform(Transform3D.rotation(angle: angle, x: 0, y: 0, z: 1).concatenating(transform))
+        }
+        accumulated = AnimationValue(kind: accumulated.kind) { [components = accumulated.components] c in
+            Double(Float(components[c]))
         }
     }
     return accumulated

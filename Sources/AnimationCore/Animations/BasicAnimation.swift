@@ -152,19 +152,18 @@ package enum _FromToBy {
         dependsOnBase(from: from, to: to, by: by) && valueFunction == nil
     }
 
+    /// The base in the values' domain (§4.7): with a value function the values are numbers and
+    /// the base is the function's identity input (nil unless the property is a transform).
+    static func domainBase(_ base: AnimationValue, valueFunction: ValueFunction?) -> AnimationValue? {
+        guard let valueFunction else { return base }
+        return base.kind == .transform ? .scalar(valueFunction.identityInput) : nil
+    }
+
     static func value(from: AnimationValue?, to: AnimationValue?, by: AnimationValue?, base: AnimationValue,
                       fraction: Double, iteration: Double, isCumulative: Bool,
                       valueFunction: ValueFunction?) -> AnimationValue? {
-        // §4.7: with a value function the values are numbers; the base in their domain is the
-        // function's identity input.
-        let domainBase: AnimationValue
-        if let valueFunction {
-            guard base.kind == .transform else { return nil }
-            domainBase = .scalar(valueFunction.identityInput)
-        } else {
-            domainBase = base
-        }
-        guard let (start, end) = endpoints(from: from, to: to, by: by, base: domainBase) else { return nil }
+        guard let domainBase = domainBase(base, valueFunction: valueFunction),
+              let (start, end) = endpoints(from: from, to: to, by: by, base: domainBase) else { return nil }
         var v = start.interpolated(to: end, fraction: fraction)  // §4.2
         if isCumulative && iteration > 0 {
             v = v.adding(end.difference(from: start).repeated(times: iteration))  // §4.4

@@ -195,27 +195,37 @@ public enum ReferenceEvaluator {
     public static func presentationValuesWithRates(model: [String: AnimationValue], animations: [any Animation],
                                                    at parentTime: Double) -> [String: ValueAndRate] {
         var result = model.mapValues { ValueAndRate(value: $0, rate: .zeroRate(of: $0.kind)) }
-        for animation in animations {
-            for leaf in animation.leaves {
-                let property = AnimationKeyPath.split(leaf.animation.keyPath).property
-                let (_, state) = state(of: leaf, at: parentTime, isRemovedOnCompletion: animation.isRemovedOnCompletion)
-                guard let state else { continue }
-                if let accumulated = result[property] {
-                    result[property] = applyWithRate(leaf, state: state, to: accumulated)
-                }
-                if let keyframe = leaf.animation as? KeyframeAnimation, let angle = keyframe.rotationAngle(in: state),
-                   let current = result["transform"], case .transform(let transform) = current.value,
-                   case .transform(let transformRate) = current.rate {
-                    let angleRate = keyframe.rotationRate(in: state) ?? 0
-                    let rotation = Transform3D.rotation(angle: angle, x: 0, y: 0, z: 1)
-                    let rotationRate = ValueFunction.rotateZ.transformRate(for: angle).elementwiseScaled(by: angleRate)
-                    result["transform"] = ValueAndRate(
-                        value: .transform(rotation.concatenating(transform)),
-                        rate: .transform(rotationRate.concatenating(transform).elementwiseAdding(rotation.concatenating(transformRate))))
-                }
+        forEachShowingLeaf(of: animations, at: parentTime) { leaf, state, property in
+            if let accumulated = result[property] {
+                result[property] = applyWithRate(leaf, state: state, to: accumulated)
+            }
+            if let keyframe = leaf.animation as? KeyframeAnimation, let angle = keyframe.rotationAngle(in: state),
+               let current = result["transform"], case .transform(let transform) = current.value,
+               case .transform(let transformRate) = current.rate {
+                let angleRate = keyframe.rotationRate(in: state) ?? 0
+                let rotation = Transform3D.rotation(angle: angle, x: 0, y: 0, z: 1)
+                let rotationRate = ValueFunction.rotateZ.transformRate(for: angle).elementwiseScaled(by: angleRate)
+                result["transform"] = ValueAndRate(
+                    value: .transform(rotation.concatenating(transform)),
+                    rate: .transform(rotationRate.concatenating(transform).elementwiseAdding(rotation.concatenating(transformRate))))
             }
         }
         return result
+    }
+
+    /// Calls `body` with every leaf of `animations` that shows at `parentTime` (its state
+    /// contributes, semantics §2.4, §7, §1.4), in the order they compose (add order, depth first,
+    /// §8.4), with its state and the property its key path names: the walk every presentation
+    /// function of the reference shares.
+    public static func forEachShowingLeaf(of animations: [any Animation], at parentTime: Double,
+                                          _ body: (_ leaf: AnimationLeaf, _ state: TimingState, _ property: String) throws -> Void) rethrows {
+        for animation in animations {
+            for leaf in animation.leaves {
+                let (_, state) = state(of: leaf, at: parentTime, isRemovedOnCompletion: animation.isRemovedOnCompletion)
+                guard let state else { continue }
+                try body(leaf, state, AnimationKeyPath.split(leaf.animation.keyPath).property)
+            }
+        }
     }
 
     /// The presentation values of every property in `model` (semantics §1.1, §8.4). Animations on
@@ -225,18 +235,13 @@ public enum ReferenceEvaluator {
     public static func presentationValues(model: [String: AnimationValue], animations: [any Animation],
                                           at parentTime: Double) -> [String: AnimationValue] {
         var result = model
-        for animation in animations {
-            for leaf in animation.leaves {
-                let property = AnimationKeyPath.split(leaf.animation.keyPath).property
-                let (_, state) = state(of: leaf, at: parentTime, isRemovedOnCompletion: animation.isRemovedOnCompletion)
-                guard let state else { continue }
-                if let accumulated = result[property] {
-                    result[property] = apply(leaf, state: state, to: accumulated)
-                }
-                if let keyframe = leaf.animation as? KeyframeAnimation, let angle = keyframe.rotationAngle(in: state),
-                   case .transform(let transform)? = result["transform"] {
-                    result["transform"] = .transform(Transform3D.rotation(angle: angle, x: 0, y: 0, z: 1).concatenating(transform))
-                }
+        forEachShowingLeaf(of: animations, at: parentTime) { leaf, state, property in
+            if let accumulated = result[property] {
+                result[property] = apply(leaf, state: state, to: accumulated)
+            }
+            if let keyframe = leaf.animation as? KeyframeAnimation, let angle = keyframe.rotationAngle(in: state),
+               case .transform(let transform)? = result["transform"] {
+                result["transform"] = .transform(Transform3D.rotation(angle: angle, x: 0, y: 0, z: 1).concatenating(transform))
             }
         }
         return result

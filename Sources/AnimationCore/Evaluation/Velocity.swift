@@ -242,14 +242,8 @@ extension _FromToBy {
     static func velocity(from: AnimationValue?, to: AnimationValue?, by: AnimationValue?, base: AnimationValue,
                          baseRate: AnimationValue, fraction: Double, fractionRate: Double, iteration: Double,
                          isCumulative: Bool, valueFunction: ValueFunction?) -> AnimationValue? {
-        let domainBase: AnimationValue
-        if let valueFunction {
-            guard base.kind == .transform else { return nil }
-            domainBase = .scalar(valueFunction.identityInput)
-        } else {
-            domainBase = base
-        }
-        guard let (start, end) = endpoints(from: from, to: to, by: by, base: domainBase) else { return nil }
+        guard let domainBase = domainBase(base, valueFunction: valueFunction),
+              let (start, end) = endpoints(from: from, to: to, by: by, base: domainBase) else { return nil }
         let (ds, de) = endpointRates(from: from, to: to, by: by, valueFunction: valueFunction, base: domainBase,
                                      baseRate: baseRate, kind: domainBase.kind)
         var v = start.interpolated(to: end, fraction: fraction)
