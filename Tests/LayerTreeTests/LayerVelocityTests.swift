@@ -55,6 +55,35 @@ struct LayerVelocityTests {
         #expect(layer.velocity(forKey: "transform.rotation.z") == .scalar(0))
         #expect(layer.velocity(forKey: "transform")?.components == [Double](repeating: 0, count: 16))
         #expect(layer.velocity(forKey: "noSuchKey") == nil)
+        let shape = ShapeLayer()
+        var path = Path()
+        path.addLines(between: [Point(x: 0, y: 0), Point(x: 10, y: 0)])
+        shape.path = path
+        ctx.rootLayer.addSublayer(shape)
+        ctx.tick(at: 0.1)
+        #expect(shape.velocity(forKey: "path") == nil)        // a path has no numeric value
+        #expect(shape.velocity(forKey: "strokeEnd") == .scalar(0))
+    }
+
+    @Test("where the value jumps or turns, the velocity just after: a new iteration moves on, an autoreversed one turns back, a discrete key rests")
+    func velocityJustAfterJumpsAndTurns() throws {
+        let layer = Layer()
+        let ctx = context(with: layer)
+        var repeated = BasicAnimation(keyPath: "opacity", from: 0.0, to: 1.0, duration: 1)
+        repeated.timingFunction = .linear
+        repeated.repeatCount = 3
+        try layer.add(repeated, forKey: "repeat")
+        var turning = BasicAnimation(keyPath: "position.x", from: 0.0, to: 50.0, duration: 1)
+        turning.timingFunction = .linear
+        turning.autoreverses = true
+        try layer.add(turning, forKey: "turn")
+        let steps = KeyframeAnimation(keyPath: "bounds.size.width", values: [10.0, 20.0, 30.0], calculationMode: .discrete, duration: 3)
+        try layer.add(steps, forKey: "steps")
+        ctx.tick(at: 1)                                              // exactly an iteration's end, a half's end, a switch
+        #expect(layer.velocity(forKey: "opacity") == .scalar(1))      // the next iteration, from 0 again, moving up
+        #expect(layer.velocity(forKey: "position.x") == .scalar(-50)) // the reversed half
+        #expect(layer.velocity(forKey: "bounds.size.width") == .scalar(0))
+        #expect(layer.presentation()?.bounds.size.width == 20)
     }
 
     @Test("a basic animation's velocity at the latest tick, on the model layer and its presentation copy alike")
