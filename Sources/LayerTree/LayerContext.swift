@@ -312,11 +312,23 @@ public final class LayerContext {
         }
     }
 
-    /// Runs an action's animation (§10): adds it under the event's key. A basic animation of the
-    /// event's key with no values animates from the presentation value before the change
-    /// (`before`) to the new model value, so a change in flight continues without a jump.
+    /// Runs an action's animation (§10): adds it under the event's key. A basic or spring
+    /// animation of the event's key with no values animates from the presentation value before
+    /// the change (`before`) to the new model value (§4.1, §6.1), so a change in flight continues
+    /// without a jump.
     private func run(_ animation: any Animation, forKey key: String, on layer: Layer, from before: AnimationValue?,
                      record: ActionRecord? = nil, stack: TransactionStack = .current) {
+        // A spring is a basic animation (§6.1): with no values it too goes from the value before
+        // the change to the new one (§4.1's last row) — added anew each time (the takeover in the
+        // engine's columns is for basic animations).
+        if let before, var spring = animation as? SpringAnimation, spring.keyPath == key,
+           spring.fromValue == nil, spring.toValue == nil, spring.byValue == nil {
+            spring.fromValue = before
+            add(action: spring, forKey: key, on: layer, implicit: nil, record: record)
+            record?.implicitSignature = nil   // the key's last animation is no basic one to take over
+            record?.implicitHandle = nil
+            return
+        }
         guard let before, var basic = animation as? BasicAnimation, basic.keyPath == key,
               basic.fromValue == nil, basic.toValue == nil, basic.byValue == nil else {
             return add(action: animation, forKey: key, on: layer, implicit: nil, record: record)

@@ -338,3 +338,38 @@ struct LayerActionTests {
         }
     }
 }
+
+@Suite("Spring actions (§4.1, §6.1, §10)")
+struct SpringActionTests {
+    final class SpringDelegate: LayerDelegate {
+        func action(for layer: Layer, forKey event: String) -> LayerAction? {
+            var s = SpringAnimation(keyPath: event)
+            s.damping = 20
+            s.duration = 1
+            return .animation(s)
+        }
+    }
+
+    @Test("§4.1 §6.1 a spring action with no values animates from the value before the change to the new one, as a basic action does")
+    func springActionWithNoValuesAnimates() throws {
+        let layer = Layer()
+        let ctx = context(with: layer)
+        let delegate = SpringDelegate()
+        layer.delegate = delegate
+        layer.opacity = 0.2
+        let spring = try #require(layer.animation(forKey: "opacity") as? SpringAnimation)
+        #expect(spring.fromValue == .scalar(1) && spring.toValue == nil)
+        ctx.tick(at: 0.1)
+        let shown = try #require(layer.presentation()?.opacity)
+        let expected = 1 + (0.2 - 1) * spring.response(at: 0.1)
+        #expect(abs(shown - expected) < 1e-5, "\(shown) against \(expected)")
+        ctx.tick(at: 0.2)
+        let midFlight = try #require(layer.presentation()?.opacity)
+        layer.opacity = 0.9                                  // again mid-flight: from where it is
+        let again = try #require(layer.animation(forKey: "opacity") as? SpringAnimation)
+        #expect(again.fromValue == .scalar(midFlight) && midFlight != 1 && midFlight != 0.2)
+        ctx.tick(at: 5)
+        #expect(layer.presentation()?.opacity == 0.9)
+        withExtendedLifetime(delegate) {}
+    }
+}
