@@ -574,16 +574,7 @@ public func aeEngineReadValue(_ pointer: OpaquePointer?, _ layer: UInt64, _ prop
         guard let v = engine.evaluator.value(layer: LayerID(layer), property: name) else {
             throw CError(status: AE_ERROR_UNKNOWN_ID, message: "layer \(layer) has no value for '\(name)' (set a model value or add an animation first)")
         }
-        let components = v.components
-        outCount?.pointee = components.count
-        guard capacity >= 0 else { throw CError(status: AE_ERROR_OUT_OF_RANGE, message: "capacity is negative") }
-        if capacity > 0 {
-            let out = try required(out, "out")
-            for i in 0..<min(capacity, components.count) { out[i] = components[i] }
-        }
-        guard capacity >= components.count else {
-            throw CError(status: AE_ERROR_WRONG_SIZE, message: "'\(name)' has \(components.count) components; capacity is \(capacity)")
-        }
+        try copyComponents(of: v, name: name, into: out, capacity: capacity, outCount: outCount)
     }
 }
 
@@ -600,13 +591,21 @@ public func aeEngineReadVelocity(_ pointer: OpaquePointer?, _ layer: UInt64, _ p
         guard let v = engine.evaluator.velocity(layer: LayerID(layer), property: name) else {
             throw CError(status: AE_ERROR_INVALID_ARGUMENT, message: "no frame has been evaluated yet: a velocity is a frame's (call ae_engine_evaluate first)")
         }
-        let components = v.components
-        try read(into: out, capacity: capacity, count: components.count, outCount: outCount) { out in
-            for i in 0..<min(capacity, components.count) { out[i] = components[i] }
-        }
-        guard capacity >= components.count else {
-            throw CError(status: AE_ERROR_WRONG_SIZE, message: "'\(name)' has \(components.count) components; capacity is \(capacity)")
-        }
+        try copyComponents(of: v, name: name, into: out, capacity: capacity, outCount: outCount)
+    }
+}
+
+/// What `ae_engine_read_value` and `ae_engine_read_velocity` share: `value`'s components copied as
+/// ``read(into:capacity:count:outCount:_:)`` copies, then `AE_ERROR_WRONG_SIZE` when the capacity
+/// is short (the count still reported).
+private func copyComponents(of value: AnimationValue, name: String, into out: UnsafeMutablePointer<Double>?, capacity: Int,
+                            outCount: UnsafeMutablePointer<Int>?) throws {
+    let components = value.components
+    try read(into: out, capacity: capacity, count: components.count, outCount: outCount) { out in
+        for i in 0..<min(capacity, components.count) { out[i] = components[i] }
+    }
+    guard capacity >= components.count else {
+        throw CError(status: AE_ERROR_WRONG_SIZE, message: "'\(name)' has \(components.count) components; capacity is \(capacity)")
     }
 }
 

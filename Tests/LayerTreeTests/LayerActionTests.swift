@@ -339,22 +339,26 @@ struct LayerActionTests {
     }
 }
 
+/// A delegate whose action for every key is a spring animation with no values.
+final class SpringActionDelegate: LayerDelegate {
+    let damping: Double, duration: Double
+    init(damping: Double, duration: Double) { (self.damping, self.duration) = (damping, duration) }
+    func action(for layer: Layer, forKey event: String) -> LayerAction? {
+        var s = SpringAnimation(keyPath: event)
+        s.damping = damping
+        s.duration = duration
+        return .animation(s)
+    }
+}
+
 @Suite("Spring actions (§4.1, §6.1, §10)")
 struct SpringActionTests {
-    final class SpringDelegate: LayerDelegate {
-        func action(for layer: Layer, forKey event: String) -> LayerAction? {
-            var s = SpringAnimation(keyPath: event)
-            s.damping = 20
-            s.duration = 1
-            return .animation(s)
-        }
-    }
 
     @Test("§4.1 §6.1 a spring action with no values animates from the value before the change to the new one, as a basic action does")
     func springActionWithNoValuesAnimates() throws {
         let layer = Layer()
         let ctx = context(with: layer)
-        let delegate = SpringDelegate()
+        let delegate = SpringActionDelegate(damping: 20, duration: 1)
         layer.delegate = delegate
         layer.opacity = 0.2
         let spring = try #require(layer.animation(forKey: "opacity") as? SpringAnimation)

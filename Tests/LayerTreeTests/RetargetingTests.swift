@@ -101,15 +101,7 @@ struct RetargetingTests {
     @Test("a spring action takes the velocity as initialVelocity along its travel, the rest by the carry")
     func springTakesInitialVelocity() throws {
         let (layer, ctx) = movingLayer(at: 0.3, curve: .linear)
-        final class SpringDelegate: LayerDelegate {
-            func action(for layer: Layer, forKey event: String) -> LayerAction? {
-                var s = SpringAnimation(keyPath: event)
-                s.damping = 12
-                s.duration = 1.5
-                return .animation(s)
-            }
-        }
-        let delegate = SpringDelegate()
+        let delegate = SpringActionDelegate(damping: 12, duration: 1.5)
         layer.delegate = delegate
         let velocity = try #require(layer.velocity(forKey: "position")?.components)   // (300, 100) per second
         // A target straight ahead: the velocity is along the travel, so the spring keeps it (a
