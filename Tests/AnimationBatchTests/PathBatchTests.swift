@@ -166,6 +166,36 @@ struct PathBatchTests {
         #expect(checked > 3_000 && nearJumps <= 12)
     }
 
+    @Test("§5.6 a paced path that ends with a move onto zero-length segments ends on the point landed on, as in the reference")
+    func pacedPathEndingWithAMove() throws {
+        // The fuzzer's finding: forward fill at progress 1 showed (5, 5) here and (6, 3) in the
+        // reference, which had walked back past the move to the last segment with length.
+        var path = Path()
+        path.move(to: Point(x: 6, y: 3))
+        path.addCurve(to: Point(x: 12, y: 9), control1: Point(x: 8, y: 3), control2: Point(x: 12, y: 5))
+        path.closeSubpath()
+        path.move(to: Point(x: 5, y: 5))
+        path.addCurve(to: Point(x: 5, y: 5), control1: Point(x: 5, y: 5), control2: Point(x: 5, y: 5))
+        path.closeSubpath()
+        for mode in [CalculationMode.paced, .cubicPaced] {
+            var fly = KeyframeAnimation(keyPath: "position", path: path, calculationMode: mode, rotationMode: .autoReverse, duration: 1)
+            fly.timing.fillMode = .forwards
+            fly.isRemovedOnCompletion = false
+            let store = TrackStore()
+            try store.setModelValue(.point(Point(x: 0, y: 0)), layer: LayerID(1), property: "position")
+            try store.add(fly, layer: LayerID(1))
+            let evaluator = FrameEvaluator(store: store)
+            for t in [0.999, 1, 2] {
+                evaluator.evaluate(at: t)
+                let reference = ReferenceEvaluator.presentationValue(ofProperty: "position", model: .point(Point(x: 0, y: 0)),
+                                                                     animations: [fly], at: t)
+                let batch = try #require(evaluator.value(layer: LayerID(1), property: "position"))
+                #expect(PrecisionTable.maxDifference(batch, reference) <= 1e-3, "\(mode) t = \(t): batch \(batch), reference \(reference)")
+                if t >= 1 { #expect(reference == .point(Point(x: 5, y: 5))) }
+            }
+        }
+    }
+
     @Test("a progress that is NaN (a timing whose arithmetic overflows) reads the path's first sample, never outside its tables")
     func nanProgressStaysInsideTheTables() throws {
         // The fuzzer's case: an autoreversing duration of Double.greatestFiniteMagnitude makes the

@@ -290,6 +290,32 @@ struct PathTests {
         #expect(path.tangent(atLength: 15) == Point(x: 0, y: 1))
     }
 
+    @Test("§5.6 a move-to after the last segment with length, then only zero-length segments, is a jump at the end: the end is the point landed on")
+    func endAfterATrailingMoveIsThePointLandedOn() {
+        // The fuzzer's shape: a closed subpath, then a move and zero-length curves and a close.
+        var path = Path()
+        path.move(to: Point(x: 6, y: 3))
+        path.addLine(to: Point(x: 9, y: 3))
+        path.closeSubpath()
+        path.move(to: Point(x: 5, y: 5))
+        path.addCurve(to: Point(x: 5, y: 5), control1: Point(x: 5, y: 5), control2: Point(x: 5, y: 5))
+        path.closeSubpath()
+        let measure = PathMeasure(path)
+        #expect(measure.length == 6)
+        #expect(measure.point(atLength: 6) == Point(x: 5, y: 5))
+        #expect(measure.point(atLength: 99) == Point(x: 5, y: 5))
+        #expect(measure.point(atLength: 5) == Point(x: 7, y: 3))
+        // The direction at the end is the one before the zero-length segments (§5.7): the close's.
+        #expect(measure.tangent(atLength: 6) == Point(x: -1, y: 0))
+        // Without the move the trailing zero-length segments sit where the drawn path ends.
+        var closed = Path()
+        closed.move(to: Point(x: 6, y: 3))
+        closed.addLine(to: Point(x: 9, y: 3))
+        closed.addLine(to: Point(x: 9, y: 3))
+        #expect(PathMeasure(closed).point(atLength: 3) == Point(x: 9, y: 3))
+        #expect(PathMeasure(closed).tangent(atLength: 3) == Point(x: 1, y: 0))
+    }
+
     @Test("§14.6 the prefix up to point(atLength: s) is s long")
     func pointAtLengthIsConsistentWithLength() {
         var path = Path()

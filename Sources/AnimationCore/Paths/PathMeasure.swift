@@ -240,7 +240,8 @@ public struct PathMeasure: Sendable {
     }
 
     /// The segment and parameter at arc length `s` (clamped to [0, length]; NaN counts as 0). At a
-    /// boundary between segments the later one is chosen, except at the very end.
+    /// boundary between segments the later one is chosen, except at the very end, where trailing
+    /// zero-length segments are passed over back to the last one with length or to a jump.
     func location(atLength s: Double) -> (segment: Int, t: Double)? {
         guard !segments.isEmpty else { return nil }
         let target = s.isNaN ? 0 : min(max(s, 0), length)
@@ -252,9 +253,11 @@ public struct PathMeasure: Sendable {
         }
         var i = lo
         if target >= length {
-            // At the end: the last segment that has length, so the end is approached from inside it.
+            // At the end: the last segment that has length, so the end is approached from inside
+            // it — unless a move-to lies between it and the end: then the point landed on, as at
+            // every other jump (a zero-time segment's later value wins, semantics §5.5, §5.6).
             i = segments.count - 1
-            while i > 0 && starts[i + 1] - starts[i] == 0 { i -= 1 }
+            while i > 0 && starts[i + 1] - starts[i] == 0 && !jumps(before: i) { i -= 1 }
         }
         let local = target - starts[i]
         let segmentLength = starts[i + 1] - starts[i]
