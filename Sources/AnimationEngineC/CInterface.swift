@@ -595,6 +595,39 @@ public func aeEngineReadVelocity(_ pointer: OpaquePointer?, _ layer: UInt64, _ p
     }
 }
 
+/// The C function `ae_engine_set_velocity_column` (documented in `animation_engine.h`).
+@_cdecl("ae_engine_set_velocity_column")
+public func aeEngineSetVelocityColumn(_ pointer: OpaquePointer?, _ on: Int32) -> ae_status {
+    call {
+        let engine = try engine(pointer)
+        engine.evaluator.configuration.computesVelocity = on != 0
+    }
+}
+
+/// The C function `ae_engine_read_property_velocity` (documented in `animation_engine.h`).
+@_cdecl("ae_engine_read_property_velocity")
+public func aeEngineReadPropertyVelocity(_ pointer: OpaquePointer?, _ property: UnsafePointer<CChar>?,
+                                         _ outValues: UnsafeMutablePointer<UnsafePointer<Double>?>?,
+                                         _ outCount: UnsafeMutablePointer<Int>?, _ outComponents: UnsafeMutablePointer<Int>?) -> ae_status {
+    call {
+        let engine = try engine(pointer)
+        let name = try string(property, "property")
+        guard engine.evaluator.hasVelocities else {
+            throw CError(status: AE_ERROR_INVALID_ARGUMENT,
+                         message: "the last frame computed no velocities (call ae_engine_set_velocity_column(engine, 1), then ae_engine_evaluate)")
+        }
+        guard let column = engine.evaluator.velocities(of: name) else {
+            outValues?.pointee = nil
+            outCount?.pointee = 0
+            outComponents?.pointee = 0
+            return
+        }
+        outValues?.pointee = column.values.baseAddress.map(UnsafePointer.init)
+        outCount?.pointee = column.count
+        outComponents?.pointee = column.componentCount
+    }
+}
+
 /// What `ae_engine_read_value` and `ae_engine_read_velocity` share: `value`'s components copied as
 /// ``read(into:capacity:count:outCount:_:)`` copies, then `AE_ERROR_WRONG_SIZE` when the capacity
 /// is short (the count still reported).

@@ -283,6 +283,79 @@ extension Measure {
     }
 }
 
+/// What velocities cost (docs/velocity.md, "The batch engine"): frames with the velocity column
+/// against frames without it, alternating in one run on the same store, and every velocity read
+/// in bulk.
+public struct VelocityFigures: Sendable, Codable {
+    /// Slots whose velocity a bulk read returns.
+    public var values: Int
+    /// Frames that also compute every track's velocity.
+    public var withVelocity: FrameStatistics
+    /// Frames without, alternating with them.
+    public var without: FrameStatistics
+    /// `withVelocity.p50 / without.p50 − 1`: what the column adds to a frame.
+    public var addedFraction: Double
+    /// Every property's velocities read in bulk (`FrameEvaluator.velocities(of:)`, each component
+    /// copied once), per value; median of the repeats.
+    public var bulkNanosecondsPerValue: Double
+    /// Slots whose velocity the kernels computed (the rest are read from the scalar reference).
+    public var computedValues: Int
+    public var threads: Int
+}
+
+extension Measure {
+    /// ``VelocityFigures`` for `evaluator`'s store on `threads` threads: `frames` frames at 60 Hz
+    /// each way, in alternating runs of eight computing velocities and eight not (the
+    /// configuration switched between frames), then fifteen bulk reads of every property's velocities after a frame that
+    /// computed them. The evaluator is left computing none.
+    public static func velocities(_ evaluator: FrameEvaluator, frames count: Int, threads: Int) -> VelocityFigures {
+        let store = evaluator.store
+        evaluator.configuration.maximumThreads = threads
+        evaluator.configuration.parallelThreshold = threads > 1 ? 0 : Int.max
+        // Both states warmed up (the first frame with velocities gives the columns their storage).
+        evaluator.configuration.computesVelocity = true
+        evaluator.evaluate(at: 0.4)
+        evaluator.configuration.computesVelocity = false
+        evaluator.evaluate(at: 0.45)
+        var with: [Double] = [], without: [Double] = []
+        // Runs of eight frames each way, alternating: switching every frame measured each frame
+        // in the caches the other kind had left.
+        for (k, t) in W2Workload.frameTimes(count * 2).enumerated() {
+            let computes = (k / 8) % 2 == 1
+            evaluator.configuration.computesVelocity = computes
+            let start = nanoseconds()
+            evaluator.evaluate(at: t)
+            let seconds = Double(nanoseconds() - start) / 1e9
+            if computes { with.append(seconds) } else { without.append(seconds) }
+        }
+        evaluator.configuration.computesVelocity = true
+        evaluator.evaluate(at: 0.5)
+        let slots = store.allSlots
+        let computed = slots.count { evaluator.computedVelocity(of: $0) }
+        let properties = store.presentationProperties
+        let largest = properties.compactMap { store.presentation(of: $0)?.values.count }.max() ?? 0
+        let staging = UnsafeMutableBufferPointer<Double>.allocate(capacity: max(1, largest))
+        staging.initialize(repeating: 0)
+        defer { staging.deallocate() }
+        var sink = 0.0, samples: [Double] = []
+        for _ in 0..<15 {
+            let start = nanoseconds()
+            for property in properties {
+                guard let column = evaluator.velocities(of: property), let source = column.values.baseAddress else { continue }
+                staging.baseAddress!.update(from: source, count: column.values.count)   // `largest` or fewer
+                sink += staging[column.values.count / 2]
+            }
+            samples.append(Double(nanoseconds() - start) / Double(max(1, slots.count)))
+        }
+        if sink == .infinity { print("") }   // keeps the reads
+        evaluator.configuration.computesVelocity = false
+        let withStatistics = FrameStatistics(with), withoutStatistics = FrameStatistics(without)
+        return VelocityFigures(values: slots.count, withVelocity: withStatistics, without: withoutStatistics,
+                               addedFraction: withStatistics.p50Seconds / withoutStatistics.p50Seconds - 1,
+                               bulkNanosecondsPerValue: FrameStatistics(samples).p50Seconds, computedValues: computed, threads: threads)
+    }
+}
+
 /// What changing animations costs a host (docs/architecture.md, "Standard workloads": churn): retargeting a share of the layers between frames, and every layer at once.
 public struct ChurnFigures: Sendable, Codable {
     /// Layers (one animation each).

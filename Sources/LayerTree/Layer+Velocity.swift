@@ -20,7 +20,10 @@ extension Layer {
     ///
     /// Error: within 1e-6 of the rate relative to max(1, |rate|) of a fine central difference of
     /// the reference's values away from such instants (tested per kind). A read costs
-    /// microseconds (the layer's animations are read back): ask when a velocity is needed.
+    /// microseconds (the layer's animations are read back): ask when a velocity is needed — or
+    /// set ``LayerContext/computesVelocity``, and every tick's kernels compute every key's
+    /// velocity beside its value (within 1e-3 of the reference's, docs/velocity.md), which this
+    /// then reads.
     public func velocity(forKey key: String) -> AnimationValue? {
         let model = modelLayer ?? self
         guard let context = model.context, let id = model.id, context.tickCount > model.joinedAtTick else { return nil }

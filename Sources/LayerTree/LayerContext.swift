@@ -41,6 +41,16 @@ public final class LayerContext {
     public let store: TrackStore
     /// The batch engine's frame evaluator (its changed set and events are the last tick's).
     public let evaluator: FrameEvaluator
+
+    /// Whether every tick also computes every key's velocity in the engine's kernels, beside its
+    /// value (docs/velocity.md, "the velocity column"): ``Layer/velocity(forKey:)`` then reads
+    /// what the tick computed instead of working it out from the layer's animations, and
+    /// `evaluator.velocities(of:)` reads a whole property's in bulk. Off by default: nothing is
+    /// computed or kept for velocities. Takes effect at the next tick.
+    public var computesVelocity: Bool {
+        get { evaluator.configuration.computesVelocity }
+        set { evaluator.configuration.computesVelocity = newValue }
+    }
     /// The root of the tree: layers added under it (at any depth) are animated by this context.
     public let rootLayer: Layer
 

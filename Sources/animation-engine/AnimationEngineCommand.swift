@@ -177,6 +177,9 @@ struct Bench: ParsableCommand {
     @Flag(help: "Print one JSON object, and nothing else, on standard output.")
     var json = false
 
+    @Flag(help: "Also measure frames that compute every track's velocity (docs/velocity.md) against frames that do not, alternating in one run, and the bulk read of every velocity.")
+    var velocity = false
+
     func validate() throws {
         guard properties > 0 && properties <= 50_000_000 else { throw ValidationError("--properties must be in 1…50,000,000") }
         guard frames > 0 && frames <= 100_000 else { throw ValidationError("--frames must be in 1…100,000") }
@@ -233,6 +236,7 @@ struct Bench: ParsableCommand {
         // does), alternating with frames alone in the same run.
         let reads = Measure.reads(evaluator, frames: frames, threads: threadCount)
         let ticks = tree.map { LayerTreeMeasure.ticks($0, frames: frames, threads: threadCount, countAllocations: counter) }
+        let velocities = velocity ? Measure.velocities(evaluator, frames: frames, threads: threadCount) : nil
         let reference = referenceSample(evaluator)
         let referenceFrame = reference.nanosecondsPerProperty * Double(store.trackCount) / 1e9
         let speedup = referenceFrame / figures.frames.p50Seconds
@@ -267,11 +271,18 @@ struct Bench: ParsableCommand {
                 ("layersChangedPerChurnTick", .number(Double(t.changedPerChurnTick))),
                 ("churnChangesP50Seconds", .number(t.churnChanges.p50Seconds)),
                 ("allocationsPerTick", t.allocationsPerTick.map { .number($0) } ?? .null),
+            ] } ?? []) + (velocities.map { v in [
+                ("velocityFrameP50Seconds", .number(v.withVelocity.p50Seconds)),
+                ("velocityFrameAloneP50Seconds", .number(v.without.p50Seconds)),
+                ("velocityAddedFraction", .number(v.addedFraction)),
+                ("velocityBulkReadNanosecondsPerValue", .number(v.bulkNanosecondsPerValue)),
+                ("velocityComputedValues", .number(Double(v.computedValues))),
+                ("velocityValues", .number(Double(v.values))),
             ] } ?? []))
             print(object.prettyText)
             return
         }
-        let rows: [(String, String)] = [
+        var rows: [(String, String)] = [
             ("scene", sceneFile ?? (scene == "seeds" ? "W3 (docs/architecture.md): \(layerCount) layers of the five seed kinds, a LayerTree"
                                                       : "W2 (docs/architecture.md), \(store.trackCount) animated properties")),
             ("layers / properties", "\(layerCount) / \(store.trackCount)"),
@@ -291,16 +302,27 @@ struct Bench: ParsableCommand {
             ("speed-up over reference", String(format: "%.1f×", speedup)),
             ("max error vs reference", String(format: "%.3f of the precision table's bound (within the contract when ≤ 1)",
                                               reference.maximumErrorOfTolerance)),
-        ] + (ticks.map { t in [
-            ("LayerContext.tick + bulk read p50", String(format: "%.3f ms (the engine's frame + bulk read %.3f ms, same store, alternating: %.2f×)",
-                                                        t.tickEndToEnd.p50Seconds * 1e3, t.engineEndToEnd.p50Seconds * 1e3, t.tickOverEngine)),
-            ("tick after 1 % changed p50", String(format: "%.3f ms (%d layers given an implicit animation; quiet ticks %.3f ms: %.2f×)",
-                                                  t.churnTickEndToEnd.p50Seconds * 1e3, t.changedPerChurnTick,
-                                                  t.quietTickEndToEnd.p50Seconds * 1e3, t.churnOverQuiet)),
-            ("the changes alone p50", String(format: "%.3f ms (%.2f µs per change)", t.churnChanges.p50Seconds * 1e3,
-                                             t.churnChanges.p50Seconds * 1e6 / Double(max(1, t.changedPerChurnTick)))),
-            ("allocations / tick", t.allocationsPerTick.map { String(format: "%.2f", $0) } ?? "not counted here"),
-        ] } ?? [])
+        ]
+        if let t = ticks {
+            rows += [
+                ("LayerContext.tick + bulk read p50", String(format: "%.3f ms (the engine's frame + bulk read %.3f ms, same store, alternating: %.2f×)",
+                                                            t.tickEndToEnd.p50Seconds * 1e3, t.engineEndToEnd.p50Seconds * 1e3, t.tickOverEngine)),
+                ("tick after 1 % changed p50", String(format: "%.3f ms (%d layers given an implicit animation; quiet ticks %.3f ms: %.2f×)",
+                                                      t.churnTickEndToEnd.p50Seconds * 1e3, t.changedPerChurnTick,
+                                                      t.quietTickEndToEnd.p50Seconds * 1e3, t.churnOverQuiet)),
+                ("the changes alone p50", String(format: "%.3f ms (%.2f µs per change)", t.churnChanges.p50Seconds * 1e3,
+                                                 t.churnChanges.p50Seconds * 1e6 / Double(max(1, t.changedPerChurnTick)))),
+                ("allocations / tick", t.allocationsPerTick.map { String(format: "%.2f", $0) } ?? "not counted here"),
+            ]
+        }
+        if let v = velocities {
+            rows += [
+                ("frame with velocities p50", String(format: "%.3f ms (without, alternating: %.3f ms; %+.1f %%)", v.withVelocity.p50Seconds * 1e3,
+                                                     v.without.p50Seconds * 1e3, v.addedFraction * 100)),
+                ("velocities read in bulk", String(format: "%.2f ns per value (%d of %d computed by the kernels, the rest by the reference)",
+                                                   v.bulkNanosecondsPerValue, v.computedValues, v.values)),
+            ]
+        }
         // The headline: what a reader wants from one run, before the figures behind it.
         let allocations = figures.allocationsPerFrame.map { $0 == 0 ? "no allocation" : String(format: "%.2f allocations", $0) }
         print(String(format: "%@ animated properties: a frame in %.3f ms (p50, %d thread%@), %.1f× the speed of the scalar reference, %@",

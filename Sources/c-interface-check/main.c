@@ -185,6 +185,27 @@ int main(void) {
     memcpy(single, v, sizeof v);
     CHECK(ae_engine_evaluate(engine, 0.5, 0) == AE_OK, "evaluate, all threads");
     CHECK(ae_engine_read_value(engine, 8, "position", v, 16, &count) == AE_OK && v[0] == single[0] && v[1] == single[1], "bit-identical");
+    // The velocity column: off, no bulk read; on, the same velocities from the kernels, in bulk too.
+    const double *velocities = NULL;
+    size_t velocity_rows = 0, velocity_components = 0;
+    CHECK(ae_engine_read_property_velocity(engine, "position", &velocities, &velocity_rows, &velocity_components) == AE_ERROR_INVALID_ARGUMENT,
+          "no bulk velocities while the column is off");
+    CHECK(ae_engine_set_velocity_column(engine, 1) == AE_OK && ae_engine_evaluate(engine, 0.5, 1) == AE_OK, "velocity column on");
+    CHECK(ae_engine_read_velocity(engine, 7, "position", v, 16, &count) == AE_OK && count == 2 &&
+          near(v[0], 100 * 1.5 / 0.87, 1e-3) && near(v[1], 50 * 1.5 / 0.87, 1e-3), "position velocity from the column %g %g", v[0], v[1]);
+    CHECK(ae_engine_read_property_velocity(engine, "opacity", &velocities, &velocity_rows, &velocity_components) == AE_OK && velocity_rows >= 1 &&
+          velocity_components == 1 && velocities != NULL, "bulk velocities: %zu rows of %zu", velocity_rows, velocity_components);
+    const double *opacities = NULL;
+    const uint64_t *row_layers = NULL;
+    size_t value_rows = 0;
+    CHECK(ae_engine_read_property(engine, "opacity", &opacities, &row_layers, &value_rows, NULL) == AE_OK && value_rows == velocity_rows,
+          "bulk velocities have the values' rows");
+    for (size_t r = 0; r < velocity_rows; r++) {
+        if (row_layers[r] == 7) CHECK(near(velocities[r], 1, 1e-5), "layer 7's opacity velocity in bulk %g", velocities[r]);
+    }
+    CHECK(ae_engine_read_property_velocity(engine, "no such property", &velocities, &velocity_rows, &velocity_components) == AE_OK && velocity_rows == 0 &&
+          velocities == NULL, "bulk velocities of an unknown property");
+    CHECK(ae_engine_set_velocity_column(engine, 0) == AE_OK, "velocity column off");
 
     ae_event events[16];
     size_t event_count = 0;

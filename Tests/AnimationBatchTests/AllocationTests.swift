@@ -27,7 +27,7 @@ struct AllocationTests {
 
     /// Optimised builds only (`.ci/run` runs `swift test -c release`): unoptimised SIMD and generic
     /// code allocates temporaries that the optimiser removes.
-    @Test("a steady-state frame makes zero heap allocations, on one thread and on all cores (optimised builds)",
+    @Test("a steady-state frame makes zero heap allocations, on one thread and on all cores, with and without velocities (optimised builds)",
           .enabled(if: TestScale.isFull && allocation_counter_available() == 1))
     func steadyStateFramesDoNotAllocate() throws {
         let scene = try Scene(seed: 5, layers: TestScale.count(debug: 100, release: 3_000))
@@ -35,14 +35,14 @@ struct AllocationTests {
         allocation_counter_include_thread(1)
         defer { allocation_counter_include_thread(0) }
         let started = Atomic<Int>(0)
-        for threads in [1, 0] {
+        for (threads, velocities) in [(1, false), (1, true), (0, false), (0, true)] {
             // Steady state: nothing added or removed between these frames, so reaping is off (the
             // churn test below counts frames that reap).
             let configuration = FrameEvaluator.Configuration(parallelThreshold: 0, chunksPerBatch: 4, maximumThreads: threads,
-                                                             reapsFinishedAnimations: false) { _ in
+                                                             reapsFinishedAnimations: false, workerStarted: { _ in
                 allocation_counter_include_thread(1)
                 started.add(1, ordering: .relaxed)
-            }
+            }, computesVelocity: velocities)
             let evaluator = FrameEvaluator(store: scene.store, configuration: configuration)
             evaluator.evaluate(at: 0)   // plans and warms up
             evaluator.evaluate(at: 0.1)
@@ -52,10 +52,10 @@ struct AllocationTests {
                 evaluator.evaluate(at: 0.2 + Double(k) / 30)
                 total += allocation_counter_stop()
             }
-            #expect(total == 0, "\(total) allocations in 30 frames with maximumThreads = \(threads)")
+            #expect(total == 0, "\(total) allocations in 30 frames with maximumThreads = \(threads), velocities \(velocities)")
         }
-        // The workers (one fewer than the processors) started and were counted.
-        #expect(started.load(ordering: .relaxed) == WorkerPoolInfo.processorCount - 1)
+        // The workers (one fewer than the processors, per evaluator on all cores) started and were counted.
+        #expect(started.load(ordering: .relaxed) == 2 * (WorkerPoolInfo.processorCount - 1))
     }
 
     /// Churn: every round adds the same animations again (removed on completion, begun at the

@@ -81,6 +81,12 @@ struct VelocityTests {
         #expect(timing.state(atParentTime: 1.0).progressRate == -1.5)
         timing.speed = 0
         #expect(timing.state(atParentTime: 0.5).progressRate == 0)
+        // Reversed play of an infinite autoreversing repeat reaches negative local times: the half
+        // is the fold's own (the batch's velocity column found this). At parent time 0.8 the local
+        // time is −0.3: the cycle's 1.7 of 2, the reversed half, progress rising as time runs on.
+        let endless = MediaTiming(beginTime: 0.5, duration: 1, speed: -1, repeatCount: .infinity, autoreverses: true)
+        #expect(endless.state(atParentTime: 0.8).progress == 0.30000000000000004 && endless.state(atParentTime: 0.8).progressRate == 1)
+        #expect(endless.state(atParentTime: 1.8).progressRate == -1)   // local −1.3: 0.7 of the cycle, a forward half
     }
 
     @Test("basic animations of every value kind move at (to − from)·slope·rate, through speed, offsets, repeats and reversal")

@@ -182,3 +182,51 @@ struct LayerVelocityTests {
         _ = ctx
     }
 }
+
+@Suite("Layer velocity from the velocity column (docs/velocity.md)")
+struct LayerVelocityColumnTests {
+    @Test("with computesVelocity, every key's velocity is the tick's column, within the column's bound of the per-key read")
+    func columnMatchesPerKeyReads() throws {
+        freshTransactions()
+        let ctx = LayerContext(configuration: FrameEvaluator.Configuration(maximumThreads: 1))
+        var layers: [Layer] = []
+        for k in 0..<12 {
+            let layer = Layer()
+            ctx.rootLayer.addSublayer(layer)
+            layer.speed = [1, 2, 0.5][k % 3]
+            var move = BasicAnimation(keyPath: "position")
+            (move.fromValue, move.toValue) = (.point(Point(x: 0, y: 0)), .point(Point(x: 100 + Double(k), y: -40)))
+            move.duration = 1.5
+            move.timingFunction = TimingFunction(name: .easeInEaseOut)
+            move.autoreverses = k % 2 == 0
+            move.repeatCount = 3
+            try layer.add(move, forKey: "move")
+            var fade = SpringAnimation(keyPath: "opacity")
+            (fade.fromValue, fade.toValue) = (.scalar(0), .scalar(1))
+            fade.damping = [4, 20, 40][k % 3]
+            try layer.add(fade, forKey: "fade")
+            var path = Path()
+            path.addArc(center: Point(x: 0, y: 0), radius: 30, startAngle: 0, endAngle: 3, clockwise: false)
+            var fly = KeyframeAnimation(keyPath: "anchorPoint", path: path, calculationMode: .paced, duration: 2)
+            fly.repeatCount = 2
+            try layer.add(fly, forKey: "fly")
+            layers.append(layer)
+        }
+        for t in [0.3, 0.77, 1.6, 2.9] {
+            ctx.computesVelocity = false
+            ctx.tick(at: t)
+            let perKey = layers.map { layer in ["position", "opacity", "anchorPoint"].map { layer.velocity(forKey: $0)! } }
+            ctx.computesVelocity = true
+            ctx.tick(at: t)
+            #expect(ctx.evaluator.hasVelocities)
+            for (layer, expected) in zip(layers, perKey) {
+                for (key, e) in zip(["position", "opacity", "anchorPoint"], expected) {
+                    let v = try #require(layer.velocity(forKey: key))
+                    let scale = max(1, e.components.map(abs).max() ?? 0)
+                    #expect(zip(v.components, e.components).allSatisfy { abs($0 - $1) <= 1e-3 * scale }, "\(key) at \(t): \(v) against \(e)")
+                    if let slot = ctx.store.slot(layer: layer.id!, property: key) { #expect(ctx.evaluator.computedVelocity(of: slot)) }
+                }
+            }
+        }
+    }
+}

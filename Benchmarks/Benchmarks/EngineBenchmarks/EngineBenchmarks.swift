@@ -97,12 +97,13 @@ final class ColumnCopier {
 /// A frame benchmark: one frame per iteration, times stepping through 4 s at 60 Hz. The scaling
 /// factor is the number of animated properties, so throughput reads as properties per second.
 func frameBenchmark(_ name: String, threads: Int, scheduler: FrameEvaluator.Configuration.Scheduler = .workerPool,
-                    maximumSeconds: Int = 2, makeStore: @escaping @Sendable () throws -> TrackStore) {
+                    maximumSeconds: Int = 2, velocities: Bool = false, makeStore: @escaping @Sendable () throws -> TrackStore) {
     Benchmark(name,
               configuration: .init(metrics: metrics, tags: ["threads": "\(threads)", "build": BuildInfo.summary],
                                    timeUnits: .microseconds, warmupIterations: 3, scalingFactor: .one,
                                    maxDuration: .seconds(maximumSeconds), maxIterations: 10_000)) { (benchmark: Benchmark, store: TrackStore) in
-        let evaluator = FrameEvaluator(store: store, configuration: .init(maximumThreads: threads, scheduler: scheduler))
+        let evaluator = FrameEvaluator(store: store, configuration: .init(maximumThreads: threads, scheduler: scheduler,
+                                                                          computesVelocity: velocities))
         evaluator.evaluate(at: 0)   // plan, start the workers, warm the caches
         var frame = 1
         benchmark.startMeasurement()
@@ -182,6 +183,42 @@ let benchmarks: @Sendable () -> Void = {
         benchmark.stopMeasurement()
     } setup: {
         W2Workload(properties: sample)
+    }
+
+    // The velocity column (docs/velocity.md): W2's frame with every track's velocity ("W2 frame"
+    // above without), and every velocity then read in bulk.
+    let velocitySize = scaled(100_000)
+    for threads in [1, 2] {
+        frameBenchmark("W2 frame with velocities (\(velocitySize) properties), \(threads) thread\(threads == 1 ? "" : "s")",
+                       threads: threads, velocities: true) {
+            try W2Workload(properties: velocitySize).makeStore()
+        }
+    }
+    Benchmark("W2 frame with velocities + bulk velocity read (\(velocitySize) properties), 2 threads",
+              configuration: .init(metrics: metrics, tags: ["threads": "2", "build": BuildInfo.summary],
+                                   timeUnits: .microseconds, warmupIterations: 3, scalingFactor: .one,
+                                   maxDuration: .seconds(2), maxIterations: 10_000)) { (benchmark: Benchmark, store: TrackStore) in
+        let evaluator = FrameEvaluator(store: store, configuration: .init(maximumThreads: 2, computesVelocity: true))
+        evaluator.evaluate(at: 0)
+        let properties = store.presentationProperties
+        let largest = properties.compactMap { store.presentation(of: $0)?.values.count }.max() ?? 1
+        let staging = UnsafeMutablePointer<Double>.allocate(capacity: max(1, largest))
+        staging.initialize(repeating: 0, count: max(1, largest))
+        defer { staging.deallocate() }
+        var frame = 1
+        benchmark.startMeasurement()
+        for _ in benchmark.scaledIterations {
+            evaluator.evaluate(at: Double(frame % 240) / 60)
+            for property in properties {
+                guard let column = evaluator.velocities(of: property), let values = column.values.baseAddress else { continue }
+                staging.update(from: values, count: column.values.count)
+            }
+            frame += 1
+        }
+        benchmark.stopMeasurement()
+        blackHole(staging[0])
+    } setup: {
+        try W2Workload(properties: velocitySize).makeStore()
     }
 
     // What a host does each frame beside evaluating: every property's column copied out, as a

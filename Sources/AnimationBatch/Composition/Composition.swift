@@ -117,7 +117,7 @@ final class Composition {
 
     private(set) var fastSlots: [FastSlot] = []
     private(set) var transformSlots: [TransformSlot] = []
-    private var fastEntries: [FastEntry] = []
+    private(set) var fastEntries: [FastEntry] = []
     /// Where compaction copies the live entries (kept, so that compaction reuses its capacity).
     private var spareEntries: [FastEntry] = []
     /// Entries in `fastEntries` no fast slot uses any more.
@@ -136,7 +136,7 @@ final class Composition {
     private var batchCapacity = 8
 
     /// The engine's records, which the general path and the invariant check read.
-    private let tables: EngineTables
+    let tables: EngineTables
 
     init(tables: EngineTables) {
         self.tables = tables

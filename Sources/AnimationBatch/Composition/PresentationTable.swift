@@ -44,6 +44,10 @@ final class PresentationTable {
         private(set) var slots: UnsafeMutablePointer<Int32>
         /// The layer at each row (so a bulk reader can tell rows apart without the store).
         private(set) var layers: UnsafeMutablePointer<LayerID>
+        /// Each row's velocity (docs/velocity.md), laid out as `values`, once the table keeps
+        /// velocities (``PresentationTable/enableVelocities()``); nil before: a store that never
+        /// asks for velocities holds no memory for them.
+        private(set) var velocities: UnsafeMutablePointer<Double>?
         private(set) var capacity = 0
         private(set) var count = 0
 
@@ -66,6 +70,16 @@ final class PresentationTable {
             models.deallocate()
             slots.deallocate()
             layers.deallocate()
+            velocities?.deallocate()
+        }
+
+        /// Gives the column a velocity row per row, all zero (nothing has moved yet).
+        func enableVelocities() {
+            guard velocities == nil else { return }
+            // Owned like `values`: allocated here, regrown by `append`, freed in deinit.
+            let storage = UnsafeMutablePointer<Double>.allocate(capacity: capacity * width)
+            storage.initialize(repeating: 0, count: capacity * width)
+            velocities = storage
         }
 
         /// Appends a row for `slot` and returns its number.
@@ -76,6 +90,7 @@ final class PresentationTable {
                 regrow(&models, keeping: count * width, capacity: newCapacity * width)
                 regrow(&slots, keeping: count, capacity: newCapacity)
                 regrow(&layers, keeping: count, capacity: newCapacity)
+                if velocities != nil { regrow(&velocities!, keeping: count * width, capacity: newCapacity * width) }
                 capacity = newCapacity
             }
             let row = count
@@ -83,6 +98,7 @@ final class PresentationTable {
             layers[row] = layer
             (values + row * width).update(repeating: 0, count: width)
             (models + row * width).update(repeating: 0, count: width)
+            velocities.map { ($0 + row * width).update(repeating: 0, count: width) }
             count += 1
             return Int32(row)
         }
@@ -96,6 +112,7 @@ final class PresentationTable {
             guard r != last else { return nil }
             (values + r * width).update(from: values + last * width, count: width)
             (models + r * width).update(from: models + last * width, count: width)
+            velocities.map { ($0 + r * width).update(from: $0 + last * width, count: width) }
             slots[r] = slots[last]
             layers[r] = layers[last]
             return slots[r]
@@ -122,6 +139,7 @@ final class PresentationTable {
                 }
                 reorder(values)
                 reorder(models)
+                if let velocities { reorder(velocities) }
             }
             layerScratch.withUnsafeMutableBufferPointer { copy in
                 copy.baseAddress!.update(from: layers, count: n)   // n entries (grown above)
@@ -135,6 +153,15 @@ final class PresentationTable {
 
         @inline(__always) func row(_ r: Int32) -> UnsafeMutablePointer<Double> { values + Int(r) * width }
         @inline(__always) func modelRow(_ r: Int32) -> UnsafeMutablePointer<Double> { models + Int(r) * width }
+
+        /// Row `r`'s velocity, once the column keeps velocities.
+        @inline(__always) func velocityRow(_ r: Int32) -> UnsafeMutablePointer<Double>? { velocities.map { $0 + Int(r) * width } }
+
+        /// Sets row `r`'s velocity to zero: its value was set from outside a frame, and stays until
+        /// the next frame.
+        @inline(__always) func rest(_ r: Int32) {
+            velocities.map { ($0 + Int(r) * width).update(repeating: 0, count: width) }
+        }
     }
 
     #if !DEBUG
@@ -216,10 +243,29 @@ final class PresentationTable {
             raw.pointee.columnCapacity = 2 * c
         }
         columns.append(PropertyColumn(property: property, kind: kind))
+        if keepsVelocities { columns[c].enableVelocities() }
         bases[c] = columns[c].values
         kinds[c] = kind
         columnByProperty[property] = Int32(c)
         return Int32(c)
+    }
+
+    /// Whether every column keeps a velocity row per row (``enableVelocities()``).
+    private(set) var keepsVelocities = false
+
+    /// Gives every column, and every column made from now on, velocity rows (zero until a frame
+    /// writes them): the first frame that computes velocities asks.
+    func enableVelocities() {
+        guard !keepsVelocities else { return }
+        keepsVelocities = true
+        for column in columns { column.enableVelocities() }
+    }
+
+    /// Slot `s`'s velocity row, when the table keeps velocities.
+    func velocityRow(ofSlot s: Int32) -> UnsafeMutablePointer<Double>? {
+        let location = locations[Int(s)]
+        guard location.column >= 0 else { return nil }
+        return columns[Int(location.column)].velocityRow(location.row)
     }
 
     /// The column index of `property`, if any slot ever had it.
@@ -286,10 +332,12 @@ final class PresentationTable {
     /// Slot `s`'s column: its property's index (``columnIndex(of:)``).
     func column(of s: Int32) -> Int32 { locations[Int(s)].column }
 
-    /// Writes `value` into slot `s`'s row (the value has the column's kind).
+    /// Writes `value` into slot `s`'s row (the value has the column's kind); its velocity is zero
+    /// until a frame computes one.
     func store(_ value: AnimationValue, slot s: Int32) {
         let location = locations[Int(s)]
         Self.write(value, to: columns[Int(location.column)].row(location.row))
+        columns[Int(location.column)].rest(location.row)
     }
 
     /// Writes `value` into slot `s`'s row and lists the slot as changed when its bits differ from
@@ -298,6 +346,7 @@ final class PresentationTable {
         let location = locations[Int(s)]
         let column = columns[Int(location.column)]
         if Self.replace(column.row(location.row), with: value, width: column.width) { markChanged(s) }
+        column.rest(location.row)
     }
 
     /// Writes `value` (of `width` components) into `row`; returns whether any component's bits
@@ -456,13 +505,14 @@ public struct PresentationColumn {
     private let slots: UnsafePointer<Int32>
     private let locations: UnsafePointer<SlotLocation>
 
-    init(_ column: PresentationTable.PropertyColumn, locations: UnsafePointer<SlotLocation>) {
+    /// A view of `column`'s values, or of `rows` laid out as them (its velocities).
+    init(_ column: PresentationTable.PropertyColumn, locations: UnsafePointer<SlotLocation>, rows: UnsafeMutablePointer<Double>? = nil) {
         property = column.property
         kind = column.kind
         componentCount = column.width
         count = column.count
         // A view of the column's own storage: valid until the store next changes (the type's contract).
-        values = UnsafeBufferPointer(start: column.values, count: column.count * column.width)
+        values = UnsafeBufferPointer(start: rows ?? column.values, count: column.count * column.width)
         slots = UnsafePointer(column.slots)
         layers = UnsafeBufferPointer(start: column.layers, count: column.count)
         self.locations = locations

@@ -58,6 +58,11 @@ public final class FrameEvaluator: ParallelJob {
         /// after their end, as the rule says — so that a timeline can be sought back and forth
         /// (a scene player). Either way each reports its finish once.
         public var reapsFinishedAnimations: Bool
+        /// Whether each frame also computes every slot's velocity, d value/dt per second of frame
+        /// time, analytically in the kernels (docs/velocity.md, "the velocity column"), for
+        /// ``FrameEvaluator/velocity(of:)`` and the bulk ``FrameEvaluator/velocities(of:)`` to
+        /// read. Off (the default), nothing is computed or kept for velocities.
+        public var computesVelocity: Bool
         /// Called once on each worker thread when it starts, with its number (1, 2, …; the
         /// calling thread is 0): to name it, set its priority or affinity, or register it with a
         /// profiler. Workers start on the first parallel frame, and again after the configuration
@@ -69,13 +74,14 @@ public final class FrameEvaluator: ParallelJob {
         /// and 0.062 ms on two; at 5,000 the same either way).
         public init(parallelThreshold: Int = 8_192, chunkSize: Int = 4_096, chunksPerBatch: Int? = nil, maximumThreads: Int = 0,
                     scheduler: Scheduler = .workerPool, reapsFinishedAnimations: Bool = true,
-                    workerStarted: (@Sendable (_ worker: Int) -> Void)? = nil) {
+                    workerStarted: (@Sendable (_ worker: Int) -> Void)? = nil, computesVelocity: Bool = false) {
             self.parallelThreshold = parallelThreshold
             self.chunkSize = chunkSize
             self.chunksPerBatch = chunksPerBatch
             self.maximumThreads = maximumThreads
             self.scheduler = scheduler
             self.reapsFinishedAnimations = reapsFinishedAnimations
+            self.computesVelocity = computesVelocity
             self.workerStarted = workerStarted
         }
     }
@@ -86,9 +92,17 @@ public final class FrameEvaluator: ParallelJob {
     /// retain and release of the table cost a third of a read): the store owns the table for as
     /// long as it lives, and this evaluator holds the store.
     @usableFromInline let tables: UnsafeMutablePointer<PresentationTable.RawTables>
-    /// How frames are cut and run; changing it replans the next frame (and restarts the workers).
+    /// How frames are cut and run; changing it replans the next frame (and restarts the workers),
+    /// except where only ``Configuration/computesVelocity`` changed: that takes effect at the
+    /// next frame, nothing else restarting.
     public var configuration: Configuration {
         didSet {
+            let old = oldValue, new = configuration
+            if old.parallelThreshold == new.parallelThreshold && old.chunkSize == new.chunkSize && old.chunksPerBatch == new.chunksPerBatch
+                && old.maximumThreads == new.maximumThreads && old.scheduler == new.scheduler
+                && old.reapsFinishedAnimations == new.reapsFinishedAnimations && old.computesVelocity != new.computesVelocity {
+                return
+            }
             plannedVersion = -1
             pool = nil
         }
@@ -169,6 +183,14 @@ public final class FrameEvaluator: ParallelJob {
     private var nodeCount = 0
     /// The time of the last evaluated frame.
     public private(set) var time: Double = .nan
+    /// This frame's velocity state (nil when it computes none), handed to every batch.
+    var velocityFrame: VelocityFrame?
+    /// Whether the last frame computed velocities (``Configuration/computesVelocity``).
+    public internal(set) var hasVelocities = false
+    /// Each table column's velocity storage this frame, by column (refreshed per frame that
+    /// computes velocities: columns grow between frames).
+    var velocityRows: UnsafeMutablePointer<UnsafeMutablePointer<Double>?>
+    var velocityRowCapacity = 1
 
     /// An evaluator for `store`. Nothing is evaluated until ``evaluate(at:)``.
     public init(store: TrackStore, configuration: Configuration = Configuration()) {
@@ -187,12 +209,14 @@ public final class FrameEvaluator: ParallelJob {
         compositionCounts = .allocate(capacity: 1)
         nodeEventCounts = .allocate(capacity: 1)
         nodeEventStorage = .allocate(capacity: 1)
+        velocityRows = .allocate(capacity: 1)
     }
 
     // Every buffer allocated in init or regrown since; none is handed out beyond a frame's events view.
     deinit {
         nodeEventCounts.deallocate()
         nodeEventStorage.deallocate()
+        velocityRows.deallocate()
         eventStorage.deallocate()
         chunkEventCounts.deallocate()
         chunkChangeCounts.deallocate()
@@ -330,9 +354,10 @@ public final class FrameEvaluator: ParallelJob {
         self.time = time
         eventCount = 0
         store.takePendingEvents { appendEvent($0) }
+        prepareVelocities(frame)
 
         // Layers' own times first: tracks and group roots read them.
-        ClockStep.run(frame.clockSteps, at: time, times: frame.nodeTimes.base)
+        ClockStep.run(frame.clockSteps, at: time, times: frame.nodeTimes.base, rates: velocityFrame?.nodeRates)
         evaluateNodes(frame, at: time)
 
         // Room for every slot in the change list: each is listed at most once.
@@ -357,6 +382,7 @@ public final class FrameEvaluator: ParallelJob {
         run(.kernels, count: chunks.count)
 
         compose(table: table, composition: composition)
+        if velocityFrame != nil { composition.composeVelocities(batches: frame.batches, rows: velocityRows) }
         gatherTrackEvents()
     }
 
@@ -413,6 +439,7 @@ public final class FrameEvaluator: ParallelJob {
             let blocks = Int(chunk.start)..<Int(chunk.end)
             batch.evaluate(blocks: blocks, time: frameTime, nodeTimes: UnsafePointer(nodeTimes.unsafelyUnwrapped))   // set for the frame
             chunkChangeCounts[k] = batch.present(blocks: blocks, masks: blockMasks + chunkChangeOffsets[k] / 16, pending: pendingMarks)
+            if velocityFrame != nil { batch.presentVelocities(blocks: blocks, locations: tables.pointee.locations, rows: velocityRows) }
             chunkEventCounts[k] = Self.collectEvents(of: batch, blocks: blocks, into: eventStorage + trackEventBase + chunkEventOffsets[k])
         case .composition:
             let target = self.target.unsafelyUnwrapped   // set before the stage runs
@@ -463,7 +490,8 @@ public final class FrameEvaluator: ParallelJob {
             // and copying a node costs retains.
             frame.nodes.withUnsafeBufferPointer { nodes in
                 // Both arrays hold `count` > 0 elements here: their buffers have a base.
-                Self.evaluateNestedNodes(order.baseAddress!, count: count, nodes: nodes.baseAddress!, times: frame.nodeTimes.base)
+                Self.evaluateNestedNodes(order.baseAddress!, count: count, nodes: nodes.baseAddress!, times: frame.nodeTimes.base,
+                                         rates: velocityFrame?.nodeRates)
             }
         }
     }
@@ -472,7 +500,7 @@ public final class FrameEvaluator: ParallelJob {
     /// child time from its parent's (semantics §2.7). Nested nodes report no events: their
     /// animation's are its root's.
     private static func evaluateNestedNodes(_ order: UnsafePointer<Int32>, count: Int, nodes: UnsafePointer<TimeNode>,
-                                            times: UnsafeMutablePointer<Double>) {
+                                            times: UnsafeMutablePointer<Double>, rates: UnsafeMutablePointer<Double>?) {
         for position in 0..<count {
             let n = order[position]
             let node = nodes + Int(n)   // the order lists live node indices only
@@ -481,6 +509,11 @@ public final class FrameEvaluator: ParallelJob {
             let state = node.pointee.timing.state(atParentTime: times[Int(parent)])
             // `times` has an entry per node (`nodeTimes` is sized with `nodes`); parents precede children in the order.
             times[Int(n)] = state.contributes ? node.pointee.curve.value(at: state.progress) * node.pointee.timing.effectiveDuration : .nan
+            if let rates {
+                // The child time's rate, through its parent's (the reference's `childTimeRate`).
+                rates[Int(n)] = state.progressRate == 0 ? 0
+                    : node.pointee.curve.slope(at: state.progress) * node.pointee.timing.effectiveDuration * state.progressRate * rates[Int(parent)]
+            }
         }
     }
 

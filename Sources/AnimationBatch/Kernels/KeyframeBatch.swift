@@ -56,6 +56,9 @@ struct CompiledKeyframes {
 /// against 8.40–8.93 ms (alternating runs), and at 200,000 tracks 2.93–3.58 against 3.19–3.91 ms
 /// once the large columns start at staggered offsets: a refresh's scattered record reads missed
 /// the TLB.
+///
+/// **Velocity** (when a frame asks, docs/velocity.md): the Hermite segment's derivative through
+/// the segment's curve and width, times the animation curve's slope and the progress rate.
 final class KeyframeBatch: TrackBatch {
     let cumulativeDelta: VectorColumns
     /// Where the track's record starts in `records` (floats).
@@ -422,6 +425,7 @@ final class KeyframeBatch: TrackBatch {
         let recordOffset = columns.recordOffset, cursor = columns.cursor, count2 = columns.count2
         let count1 = columns.count1, layout = columns.layout
         let curved = curvedCount > 0
+        let velocity = velocityStep(time: time, nodeTimes: nodeTimes)
         // §5.4: the animation's curve first (`p`), then the segment's.
         evaluateCurved(blocks: blocks, time: time, nodeTimes: nodeTimes) { i, timing, p in
             // The refresh metadata of the block four ahead: few lanes of a block refresh, so these
@@ -455,15 +459,20 @@ final class KeyframeBatch: TrackBatch {
             if anyLane(stale) {
                 forEachLane(of: stale) { lane in columns.prefetch(i + lane) }
             }
-            if pendingBlock >= 0 { finish(block: pendingBlock, timing: pendingTiming, progress: pendingProgress, columns) }
+            if pendingBlock >= 0 {
+                finish(block: pendingBlock, timing: pendingTiming, progress: pendingProgress, columns, velocity: velocity)
+            }
             (pendingTiming, pendingProgress, pendingBlock) = (timing, p, i)
         }
-        if pendingBlock >= 0 { finish(block: pendingBlock, timing: pendingTiming, progress: pendingProgress, columns) }
+        if pendingBlock >= 0 {
+            finish(block: pendingBlock, timing: pendingTiming, progress: pendingProgress, columns, velocity: velocity)
+        }
     }
 
     /// The rest of block `i`'s frame: refresh the stale segment caches, then the values in SIMD.
     @inline(__always)
-    private func finish(block i: Int, timing: TimingBlock, progress p: SIMD16<Float>, _ columns: RefreshColumns) {
+    private func finish(block i: Int, timing: TimingBlock, progress p: SIMD16<Float>, _ columns: RefreshColumns,
+                        velocity: VelocityStep?) {
         let segmentCurves = columns.curve
         let out = outputPointers
         let w = columns.width
@@ -486,6 +495,8 @@ final class KeyframeBatch: TrackBatch {
         q.replace(with: 1, where: p .>= load16(t1, i))
         q.replace(with: 0, where: .!live)
         let r = CurveKernel.clamp(q), mirror = r .> 0.5
+        // Inside the segment, where the fraction moves with p (held values and the ends do not).
+        let inside = live .& (p .>= start) .& (p .< load16(t1, i))
         // With no segment curves in the batch every lane's curve is the identity, which returns r.
         q = curvedCount == 0 ? r : CurveKernel.evaluate(r, mirrored: r.replacing(with: 1 - r, where: mirror), mirror: mirror,
                                                         x1: load16(segmentCurves.x1, i), y1: load16(segmentCurves.y1, i),
@@ -502,6 +513,20 @@ final class KeyframeBatch: TrackBatch {
             out.store(v, component: c, weight: timing.weight, addsBase: add, block: i)
         }
         if rotatingCount > 0 && w == 2 { storeAngles(block: i, timing: timing, fraction: q, columns) }
+        if let velocity {
+            // v′ = H′(q) · q′(r) · (1 / segment width) · f′(p) · p′ (semantics §5.4: the segment's
+            // curve inside the animation's), 0 outside the segment and for held values.
+            var rate = velocity.curvedRates(timing, block: i) * load16(inverseWidth, i)
+            if curvedCount > 0 {
+                rate *= VelocityKernel.curveSlopes(r, curves: segmentCurves, block: i, moving: (rate .!= 0) .& inside)
+            }
+            rate.replace(with: 0, where: .!inside)
+            let g00 = 6 * q2 - 6 * q, g10 = 3 * q2 - 4 * q + 1, g01 = -6 * q2 + 6 * q, g11 = 3 * q2 - 2 * q
+            for c in 0..<w {
+                let slope = g00 * load16(v0[c], i) + g01 * load16(v1[c], i) + g10 * load16(d[c], i) + g11 * load16(s[c], i)
+                velocity.store(VelocityKernel.masked(slope * rate, rate: rate), component: c, block: i)
+            }
+        }
     }
 
     /// Block `i`'s rotation angles (semantics §5.7): the direction of travel along the segment's

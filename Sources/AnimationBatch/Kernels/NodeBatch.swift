@@ -54,8 +54,21 @@ final class NodeBatch: TrackBatch {
     override func evaluate(blocks: Range<Int>, time: Double, nodeTimes: UnsafePointer<Double>) {
         let times = self.times.base, nodes = trackID.base, duration = timingColumns.duration.base, linear = self.linear.base
         let count = self.count
+        let velocity = velocityStep(time: time, nodeTimes: nodeTimes), rates = velocityFrame?.nodeRates
         functions.withUnsafeBufferPointer { functions in
             evaluateTimed(blocks: blocks, time: time, nodeTimes: nodeTimes) { i, timing in
+                if let velocity, let nodeRates = rates {
+                    // The child time's rate: f′(p) · d · p′ (the reference's `childTimeRate`).
+                    let rates = velocity.progressRates(timing, block: i)
+                    for lane in 0..<16 where i + lane < count {
+                        var rate = 0.0
+                        if rates[lane] != 0 {
+                            let p = lane < 8 ? timing.progressLow[lane] : timing.progressHigh[lane - 8]
+                            rate = (linear[i + lane] != 0 ? 1 : functions[i + lane].slope(at: p)) * duration[i + lane] * Double(rates[lane])
+                        }
+                        nodeRates[Int(nodes[i + lane])] = rate
+                    }
+                }
                 for lane in 0..<16 where i + lane < count {
                     var child = Double.nan
                     if timing.weight[lane] != 0 {

@@ -31,6 +31,10 @@ import CKernelSupport
 /// 1e-5 rad of the reference at the table's check points (measured, see `TangentAngleTable`),
 /// plus Float rounding.
 ///
+/// **Velocity** (when a frame asks, docs/velocity.md): the unit tangent from the path's angle
+/// table (built for every path then) × the length × the progress rate; cusps are left to the
+/// reference, a jump's interval gives the piece of the lerp shown.
+///
 /// **Speed.** W2's paced path family (arcs and curves) at 200,000 tracks, native build: 7.0 ns per
 /// track on one thread, 5.3 ns on two (frame p50, the cumulative column skipped while no track is
 /// cumulative); lane-by-lane table lookups took 23.3 / 12.2 ns.
@@ -67,6 +71,12 @@ final class PathBatch: TrackBatch {
         let path: Path
         let reverse: Bool
     }
+    /// Per track, once a frame has asked for velocities: the float offset of its path's angle table
+    /// without a half turn (the direction of travel), and the path's length (Float).
+    let travelBase = Column<Int32>(fill: 0)
+    let pathLength = Column<Float>(fill: 0)
+    /// Each track's path (parallel to positions), for the direction tables velocities need.
+    private var paths: [Path] = []
     /// Tracks with a rotation mode keep their animation (parallel to positions), for the lanes
     /// the angle table marks exact.
     private(set) var rotating: [KeyframeAnimation?] = []
@@ -77,7 +87,7 @@ final class PathBatch: TrackBatch {
 
     /// The cumulative term is the only reader of iterations, and it comes from `cumulativeDelta`.
     override var readsIterations: Bool { cumulativeCount > 0 }
-    private var tableIndex: [Path: (offset: Int32, count: Int32, jumps: Int32)] = [:]
+    private var tableIndex: [Path: (offset: Int32, count: Int32, jumps: Int32, length: Float)] = [:]
 
     init() {
         cumulativeDelta = VectorColumns(width: 2)
@@ -98,6 +108,23 @@ final class PathBatch: TrackBatch {
         angleSine.reserve(needed, count: count)
         angleBase.reserve(needed, count: count)
         jumpBase.reserve(needed, count: count)
+        travelBase.reserve(needed, count: count)
+        pathLength.reserve(needed, count: count)
+    }
+
+    /// The direction tables of every track's path (velocity is the unit tangent × the length ×
+    /// the progress rate), built once when a frame first asks for velocities and with each path
+    /// set after.
+    override func enableVelocities() {
+        guard velocities == nil else { return }
+        super.enableVelocities()
+        for i in 0..<count { setTravel(i) }
+    }
+
+    private func setTravel(_ i: Int) {
+        guard velocities != nil, let entry = tableIndex[paths[i]] else { return }
+        travelBase[i] = angleTable(paths[i], count: Int(entry.count), reverse: false)
+        pathLength[i] = entry.length
     }
 
     override func moveSpecific(_ from: Int, to: Int) {
@@ -109,7 +136,10 @@ final class PathBatch: TrackBatch {
         angleSine[to] = angleSine[from]
         angleBase[to] = angleBase[from]
         jumpBase[to] = jumpBase[from]
+        travelBase[to] = travelBase[from]
+        pathLength[to] = pathLength[from]
         rotating[to] = rotating[from]
+        paths[to] = paths[from]
     }
 
     override func willRemoveSpecific(_ i: Int) {
@@ -127,7 +157,10 @@ final class PathBatch: TrackBatch {
         angleSine[i] = 0
         angleBase[i] = -1
         jumpBase[i] = -1
+        travelBase[i] = 0
+        pathLength[i] = 0
         rotating.removeLast()
+        paths.removeLast()
     }
 
     /// Stores the path of track `i`, building (or reusing) its arc-length table.
@@ -136,9 +169,12 @@ final class PathBatch: TrackBatch {
             if rotating[i] != nil { rotatingCount -= 1 }
             if !cumulativeDelta.isZero(i) { cumulativeCount -= 1 }
             rotating[i] = animation
+            paths[i] = path
         } else {
             rotating.append(animation)
+            paths.append(path)
         }
+        defer { setTravel(i) }
         if animation != nil { rotatingCount += 1 }
         if i < count, jumpBase[i] >= 0 { jumpingCount -= 1 }   // a path set again
         defer { if jumpBase[i] >= 0 { jumpingCount += 1 } }
@@ -155,7 +191,7 @@ final class PathBatch: TrackBatch {
             for p in table.points { data += [Float(p.x), Float(p.y)] }
             let offset = Int32(tables.append(data) / 2)
             let jumps = jumpTable(measure, sampleCount: table.points.count)
-            tableIndex[path] = (offset, Int32(table.points.count), jumps)
+            tableIndex[path] = (offset, Int32(table.points.count), jumps, Float(measure.length))
             tableOffset[i] = offset
             sampleCount[i] = Int32(table.points.count)
             jumpBase[i] = jumps
@@ -210,6 +246,7 @@ final class PathBatch: TrackBatch {
         let sampleCount = self.sampleCount.base, tableOffset = self.tableOffset.base, tables = self.tables.base
         let cumulativeDelta = self.cumulativeDelta.pointers, base = outputPointers.base
         let cumulative = cumulativeCount > 0
+        let velocity = velocityStep(time: time, nodeTimes: nodeTimes)
         // Software-pipelined by one block, like the keyframe batch: a block's table entries are
         // prefetched one block before they are gathered. Tables are read at positions that follow
         // each track's progress, which no hardware prefetcher predicts: once tracks are active,
@@ -239,12 +276,14 @@ final class PathBatch: TrackBatch {
             let index = (load16(tableOffset, i) &+ sampleIndex) &* SIMD16<Int32>(repeating: 2)
             for lane in 0..<16 { animation_prefetch(tables + Int(index[lane])) }
             if pendingBlock >= 0 {
-                finish(block: pendingBlock, timing: pendingTiming, index: pendingIndex, sample: pendingSample, weight: pendingWeight)
+                finish(block: pendingBlock, timing: pendingTiming, index: pendingIndex, sample: pendingSample, weight: pendingWeight,
+                       velocity: velocity)
             }
             (pendingTiming, pendingIndex, pendingSample, pendingWeight, pendingBlock) = (timing, index, sampleIndex, position - sample, i)
         }
         if pendingBlock >= 0 {
-            finish(block: pendingBlock, timing: pendingTiming, index: pendingIndex, sample: pendingSample, weight: pendingWeight)
+            finish(block: pendingBlock, timing: pendingTiming, index: pendingIndex, sample: pendingSample, weight: pendingWeight,
+                   velocity: velocity)
         }
     }
 
@@ -254,7 +293,8 @@ final class PathBatch: TrackBatch {
     /// (`vgatherdps`, slow on Zen 4): W2's path family at 200,000 tracks, ten alternating runs on
     /// one core, frame p50 20 % lower (median of the pairs' ratios), 10 % at 8,192 tracks in cache.
     @inline(__always)
-    private func finish(block i: Int, timing: TimingBlock, index: SIMD16<Int32>, sample: SIMD16<Int32>, weight w: SIMD16<Float>) {
+    private func finish(block i: Int, timing: TimingBlock, index: SIMD16<Int32>, sample: SIMD16<Int32>, weight w: SIMD16<Float>,
+                        velocity: VelocityStep?) {
         let out = outputPointers, tables = self.tables.base, cumulativeDelta = self.cumulativeDelta.pointers
         var q = (SIMD16<Float>(), SIMD16<Float>(), SIMD16<Float>(), SIMD16<Float>())
         // Four SIMD16<Float> in a tuple are 64 contiguous Floats (homogeneous tuples are laid out as
@@ -262,7 +302,14 @@ final class PathBatch: TrackBatch {
         withUnsafeMutableBytes(of: &q) { animation_gather_quads(tables, index, $0.baseAddress!.assumingMemoryBound(to: Float.self)) }
         var x = q.0 + (q.2 - q.0) * w
         var y = q.1 + (q.3 - q.1) * w
-        if jumpingCount > 0 { placeAroundJumps(block: i, sample: sample, weight: w, quads: q, x: &x, y: &y) }
+        // Around a jump, the piece's change per unit of weight, and 1 in the lanes that hold one.
+        var chordX = SIMD16<Float>(), chordY = SIMD16<Float>(), jumped = SIMD16<Float>()
+        if jumpingCount > 0 {
+            placeAroundJumps(block: i, sample: sample, weight: w, quads: q, x: &x, y: &y, chordX: &chordX, chordY: &chordY, jumped: &jumped)
+        }
+        if let velocity {
+            storeVelocities(block: i, timing: timing, sample: sample, weight: w, velocity: velocity, chord: (chordX, chordY), jumped: jumped)
+        }
         if rotatingCount > 0 { storeAngles(block: i, timing: timing, sample: sample, weight: w) }
         let add = timing.bit(CompiledTiming.addsBase)
         if cumulativeCount > 0 {
@@ -282,7 +329,8 @@ final class PathBatch: TrackBatch {
     @inline(never)
     private func placeAroundJumps(block i: Int, sample: SIMD16<Int32>, weight w: SIMD16<Float>,
                                   quads q: (SIMD16<Float>, SIMD16<Float>, SIMD16<Float>, SIMD16<Float>),
-                                  x: inout SIMD16<Float>, y: inout SIMD16<Float>) {
+                                  x: inout SIMD16<Float>, y: inout SIMD16<Float>, chordX: inout SIMD16<Float>, chordY: inout SIMD16<Float>,
+                                  jumped: inout SIMD16<Float>) {
         let bases = load16(jumpBase.base, i)
         guard any(bases .>= 0) else { return }
         let tables = jumpTables.base
@@ -308,7 +356,54 @@ final class PathBatch: TrackBatch {
             let f = span > 0 ? (weight - startWeight) / span : 0
             x[lane] = start.0 + (end.0 - start.0) * f
             y[lane] = start.1 + (end.1 - start.1) * f
+            chordX[lane] = span > 0 ? (end.0 - start.0) / span : 0
+            chordY[lane] = span > 0 ? (end.1 - start.1) / span : 0
+            jumped[lane] = 1
         }
+    }
+
+    /// Block `i`'s velocities (semantics §5.6: constant speed along the path): the direction of
+    /// travel from the path's angle table without a half turn — the same two pieces per interval
+    /// as the rotation angles, so a corner turns the velocity where it is — times the length
+    /// times the progress rate. In an interval the table marks exact (a cusp) the lane is left to
+    /// the scalar reference (NaN); in one that holds a jump, the piece of the lerp shown: its
+    /// change per unit of weight × (samples − 1) × the progress rate.
+    @inline(never)
+    private func storeVelocities(block i: Int, timing: TimingBlock, sample: SIMD16<Int32>, weight w: SIMD16<Float>, velocity: VelocityStep,
+                                 chord: (SIMD16<Float>, SIMD16<Float>), jumped: SIMD16<Float>) {
+        let rate = velocity.progressRates(timing, block: i)
+        guard anyLane(rate .!= 0) else {
+            velocity.store(.zero, component: 0, block: i)
+            velocity.store(.zero, component: 1, block: i)
+            return
+        }
+        let index = load16(travelBase.base, i) &+ sample &* SIMD16<Int32>(repeating: 8)
+        var first = (SIMD16<Float>(), SIMD16<Float>(), SIMD16<Float>(), SIMD16<Float>())
+        var second = first
+        let tables = angleTables.base
+        // As in `storeAngles`: every index (and index + 4) is a quad of a direction table built
+        // for the track's path by `setTravel` (its sample count's intervals), or of the zeros.
+        withUnsafeMutableBytes(of: &first) { animation_gather_quads(tables, index, $0.baseAddress!.assumingMemoryBound(to: Float.self)) }
+        withUnsafeMutableBytes(of: &second) {
+            animation_gather_quads(tables, index &+ SIMD16<Int32>(repeating: 4), $0.baseAddress!.assumingMemoryBound(to: Float.self))
+        }
+        let (start, slope, corner, after) = first
+        var angle = start + slope * w
+        angle.replace(with: after + second.0 * (w - corner), where: w .>= corner)
+        let (sine, cosine) = SIMDMath.sinCos(angle)
+        let speed = load16(pathLength.base, i) * rate
+        var vx = cosine * speed, vy = sine * speed
+        let pieces = jumped .> 0
+        if anyLane(pieces) {
+            let perWeight = rate * (SIMDMath.float(load16(sampleCount.base, i)) - 1)
+            vx.replace(with: chord.0 * perWeight, where: pieces)
+            vy.replace(with: chord.1 * perWeight, where: pieces)
+        }
+        let exact = (second.1 .!= 0) .& (rate .!= 0) .& .!pieces
+        vx.replace(with: .nan, where: exact)
+        vy.replace(with: .nan, where: exact)
+        velocity.store(VelocityKernel.masked(vx, rate: rate), component: 0, block: i)
+        velocity.store(VelocityKernel.masked(vy, rate: rate), component: 1, block: i)
     }
 
     /// Block `i`'s rotation angles (semantics §5.7) from the angle tables: the interval's two

@@ -73,6 +73,7 @@ final class ReferenceBatch: TrackBatch {
 
     override func evaluate(blocks: Range<Int>, time: Double, nodeTimes: UnsafePointer<Double>) {
         let timingKernel = self.timingKernel
+        let velocity = velocityStep(time: time, nodeTimes: nodeTimes)
         let state = statePointers
         for block in blocks {
             let i = block * 16
@@ -100,6 +101,11 @@ final class ReferenceBatch: TrackBatch {
                 // Forced: the frame compares these few rows itself, so that the changed set lists
                 // only values whose bits changed.
                 changed[t] |= TrackBatch.forced
+            }
+            if let velocity {
+                // Not computed here: NaN sends a reader to the scalar reference's velocity
+                // (docs/velocity.md), which these few tracks' Double work would repeat anyway.
+                for c in 0..<width { velocity.store(SIMD16<Float>(repeating: .nan), component: c, block: i) }
             }
         }
     }

@@ -26,7 +26,10 @@ enum SpringRegime: Int, Sendable, Hashable {
 /// ζ → 1), `y = 1 − x`, and `v = from + Δ·(y + k·cumulative)`.
 ///
 /// **Error bound.** ≤ 1e-4 · |to − from| against the reference (precision table), checked by the
-/// randomised agreement tests; Float transcendental functions contribute ≤ 2e-7 relative. Values
+/// randomised agreement tests; Float transcendental functions contribute ≤ 2e-7 relative.
+///
+/// **Velocity** (when a frame asks, docs/velocity.md): `Δ · (−x′(t)) · d · f′(p) · p′`, x′ the
+/// closed form's derivative in the same regime. Values
 /// beyond Float's range (an overdamped spring at a negative time, reached through a timing curve
 /// that dips below 0, grows like e^{(ζω0 + ωo)|t|}) come out as the infinity of their sign.
 ///
@@ -86,6 +89,7 @@ final class SpringBatch: InterpolatingBatch {
         let start = self.start.pointers, delta = self.delta.pointers
         let rate = self.rate.base, frequency = self.frequency.base, coefficient = self.coefficient.base, duration = timingColumns.duration.base
         let width = self.width, regime = self.regime
+        let velocity = velocityStep(time: time, nodeTimes: nodeTimes)
         evaluateCurved(blocks: blocks, time: time, nodeTimes: nodeTimes) { i, timing, f in
             let ahead = i + TimingKernel.prefetchDistance
             prefetchBlock(duration, at: ahead)
@@ -128,6 +132,35 @@ final class SpringBatch: InterpolatingBatch {
             fraction.replace(with: limit, where: fraction .> limit)
             fraction.replace(with: -limit, where: fraction .< -limit)
             out.storeInterpolated(start: start, delta: delta, fraction: fraction, timing: timing, width: width, block: i)
+            if let velocity {
+                // v′ = Δ · (−x′(t)) · d · f′(p) · p′, x′ the closed form's derivative (semantics §6.2, §6.4).
+                let rate = velocity.curvedRates(timing, block: i)
+                var response = Self.responseRates(regime, t: t, a: a, w: w, c: c) * narrow(dLow, dHigh) * rate
+                response = VelocityKernel.masked(response, rate: rate)
+                response.replace(with: 0, where: (response .!= response) .& (t .== t))   // settled past Float's phase, as above
+                for k in 0..<width { velocity.store(load16(delta[k], i) * response, component: k, block: i) }
+            }
+        }
+    }
+
+    /// −x′(t): d(response)/d(seconds) of the regime's closed form with decay `a`, frequency `w`
+    /// and coefficient `c` (the columns' meaning per regime, above).
+    @inline(__always)
+    static func responseRates(_ regime: SpringRegime, t: SIMD16<Float>, a: SIMD16<Float>, w: SIMD16<Float>, c: SIMD16<Float>) -> SIMD16<Float> {
+        switch regime {
+        case .underdamped:
+            // x = e^{−at}(cos wt + c sin wt): x′ = e^{−at}((cw − a) cos wt − (w + ac) sin wt).
+            let (s, co) = SIMDMath.sinCos(w * t)
+            return -(SIMDMath.exp(-a * t) * ((c * w - a) * co - (w + a * c) * s))
+        case .critical:
+            // x = e^{−at}(1 + ct): x′ = e^{−at}(c − a − act).
+            return -(SIMDMath.exp(-a * t) * (c - a - a * c * t))
+        case .overdamped:
+            // x = C + c·S/w with C = e^{−at}cosh wt, S = e^{−at}sinh wt:
+            // x′ = −aC + wS + c(C − aS/w).
+            let fast = SIMDMath.exp(-(w + a) * t), slow = SIMDMath.exp((w - a) * t)
+            let cosh = 0.5 * (slow + fast), sinh = 0.5 * (slow - fast)
+            return -(-a * cosh + w * sinh + c * (cosh - a * sinh / w))
         }
     }
 }

@@ -140,6 +140,15 @@ class TrackBatch {
     private(set) var contiguousBlocks = 0
     /// Changes of where lanes show since the batch was made (a running count ``RowLayout`` reads).
     private(set) var layoutChanges = 0
+    /// Each track's own velocity this frame (docs/velocity.md), `width` Float columns, once a
+    /// frame has asked for velocities (``enableVelocities()``); nil before, so that a store that
+    /// never asks holds and computes nothing for them. NaN marks a lane whose velocity the
+    /// batch does not compute (``ReferenceBatch``): readers take the scalar reference's.
+    private(set) var velocities: VectorColumns?
+    /// `velocities`' table of column pointers (stable for its life; its entries follow growth).
+    private(set) var velocityPointers: UnsafeMutablePointer<UnsafeMutablePointer<Float>>?
+    /// Set by the frame before its kernels when it computes velocities, nil otherwise.
+    var velocityFrame: VelocityFrame?
 
     init(width: Int) {
         self.width = width
@@ -178,7 +187,17 @@ class TrackBatch {
         shownRow.reserve(needed, count: n)
         shownSlot.reserve(needed, count: n)
         changed.reserve(needed, count: n)
+        velocities?.reserve(needed, count: n)
         reserveSpecific(needed, count: n)
+    }
+
+    /// Gives the batch its velocity columns (zero), as large as its other columns.
+    func enableVelocities() {
+        guard velocities == nil else { return }
+        let columns = VectorColumns(width: width)
+        columns.reserve(max(trackID.capacity, 16), count: 0)
+        velocities = columns
+        velocityPointers = columns.pointers
     }
 
     /// Appends the common part of a track and returns its index; the subclass fills its columns.
@@ -442,6 +461,40 @@ class TrackBatch {
             listed &+= mask.nonzeroBitCount
         }
         return listed
+    }
+
+    /// Copies the velocities of the exclusive tracks in `blocks` into their slots' velocity rows
+    /// (``PresentationTable/PropertyColumn/velocities``), in Double: every lane that shows, each
+    /// frame (a velocity has no "unchanged" test worth its cost). Run by the frame right after
+    /// ``present(blocks:masks:pending:)`` for the same blocks.
+    final func presentVelocities(blocks: Range<Int>, locations: UnsafePointer<SlotLocation>,
+                                 rows: UnsafePointer<UnsafeMutablePointer<Double>?>) {
+        guard let v = velocityPointers else { return }
+        let slots = shownSlot.base, flags = changed.base, width = self.width
+        for block in blocks {
+            let i = block &* 16
+            if flags[i] & TrackBatch.contiguous != 0 {
+                // Sixteen consecutive rows of one column in lane order (``contiguous``): so are
+                // their velocity rows. One location read for the block.
+                let location = locations[Int(SlotHandle(rawValue: slots[i]).index)]
+                guard let base = rows[Int(location.column)] else { continue }
+                let row = base + Int(location.row) &* width
+                switch width {
+                case 2: animation_show_rows2(row, v[0] + i, v[1] + i)
+                case 4: animation_show_rows4(row, v[0] + i, v[1] + i, v[2] + i, v[3] + i)
+                default: for lane in 0..<16 { for k in 0..<width { row[lane &* width &+ k] = Double(v[k][i &+ lane]) } }
+                }
+                continue
+            }
+            for lane in 0..<16 where flags[i &+ lane] & TrackBatch.shows != 0 {
+                let t = i &+ lane
+                // A showing lane's slot has a row (the store keeps them in step), in a column that keeps velocities.
+                let location = locations[Int(SlotHandle(rawValue: slots[t]).index)]
+                guard let base = rows[Int(location.column)] else { continue }
+                let row = base + Int(location.row) &* width
+                for k in 0..<width { row[k] = Double(v[k][t]) }
+            }
+        }
     }
 
     /// Writes the slot handles of the lanes ``present(blocks:masks:pending:)`` put in `masks` for

@@ -9,6 +9,8 @@ struct FramePlan {
     let nodeBatch: NodeBatch
     /// Each time node's time this frame (the column the nodes, clocks and tracks read and write).
     let nodeTimes: Column<Double>
+    /// Each time node's rate, in frames that compute velocities.
+    let nodeRates: Column<Double>
     /// Time nodes, parents first, and their records (nested nodes are evaluated from them).
     let nodeOrder: [Int32]
     let nodes: [TimeNode]

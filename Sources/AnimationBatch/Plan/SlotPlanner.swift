@@ -76,7 +76,7 @@ final class SlotPlanner {
             composition.compactIfNeeded()
             rowLayout.update(composition)
         }
-        return FramePlan(batches: tables.batches, nodeBatch: tables.nodeBatch, nodeTimes: tables.nodeTimes, nodeOrder: nodeOrder,
+        return FramePlan(batches: tables.batches, nodeBatch: tables.nodeBatch, nodeTimes: tables.nodeTimes, nodeRates: tables.nodeRates, nodeOrder: nodeOrder,
                          nodes: tables.nodes, clockSteps: clocks.steps, composition: composition, table: tables.table,
                          version: tables.version, pendingEventCount: tables.pendingEvents.count)
     }

@@ -46,6 +46,9 @@ final class EngineTables {
     /// Each time node's time this frame (its children's parent time): frame state, written by
     /// frames only (a frame reads the records above and never writes them).
     let nodeTimes = Column<Double>(fill: .nan)
+    /// Each time node's rate this frame, d(node time)/d(frame time), in frames that compute
+    /// velocities (docs/velocity.md): frame state beside `nodeTimes`.
+    let nodeRates = Column<Double>(fill: 0)
     /// The root nodes of groups, evaluated sixteen at once; nested nodes are evaluated one by one.
     let nodeBatch: NodeBatch
 
@@ -274,6 +277,7 @@ final class EngineTables {
         if freeNodes.capacity < nodes.capacity { freeNodes.reserveCapacity(nodes.capacity) }
         if releasedNodes.capacity < nodes.capacity { releasedNodes.reserveCapacity(nodes.capacity) }
         nodeTimes.reserve(nodes.count, count: nodes.count - 1)
+        nodeRates.reserve(nodes.count, count: nodes.count - 1)
         return Int32(nodes.count - 1)
     }
 

@@ -200,11 +200,18 @@ struct ClockStep {
     var parent: Int32
     var timing: LayerTiming
 
-    /// Runs the clock pass `steps` at frame time `time` into `times` (semantics §2.2, §2.7).
-    static func run(_ steps: [ClockStep], at time: Double, times: UnsafeMutablePointer<Double>) {
+    /// Runs the clock pass `steps` at frame time `time` into `times` (semantics §2.2, §2.7), and
+    /// each clock's rate — its speed times its parent's — into `rates` when a frame computes
+    /// velocities.
+    static func run(_ steps: [ClockStep], at time: Double, times: UnsafeMutablePointer<Double>, rates: UnsafeMutablePointer<Double>?) {
         for step in steps {
             let parentTime = step.parent >= 0 ? times[Int(step.parent)] : time
             times[Int(step.node)] = step.timing.localTime(atParentTime: parentTime)
+        }
+        guard let rates else { return }
+        for step in steps {
+            // Parents precede children in the steps, as for the times.
+            rates[Int(step.node)] = (step.parent >= 0 ? rates[Int(step.parent)] : 1) * step.timing.speed
         }
     }
 }

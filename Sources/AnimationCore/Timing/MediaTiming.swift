@@ -327,9 +327,11 @@ public struct TimingState: Sendable, Hashable {
         var copy = self
         var reversed = false
         if autoreverses {
-            // The time within the cycle before the mirror, recovered from the fold: u ∈ [0, 2d].
+            // The time within the cycle before the mirror, as the fold computed it: u ∈ [0, 2d]
+            // (from the unclamped cycle: reversed play of an infinite repeat reaches negative
+            // local times, where the completed iterations read 0).
             let period = 2 * d
-            let u = activeTime - iteration * period
+            let u = activeTime - (activeTime / period).rounded(.down) * period
             // Forward play enters the reversed half at u = d; backward play (speed < 0) leaves a
             // cycle's start (u = 0, after the first) into the previous cycle's reversed half.
             reversed = speed > 0 ? u >= d : (u > d || (u <= 0 && activeTime > 0))

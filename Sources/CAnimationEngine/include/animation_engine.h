@@ -215,10 +215,24 @@ ae_status ae_engine_read_value(ae_engine *engine, uint64_t layer, const char *pr
  * zeros when nothing moves the value. Component count to *out_count, min(capacity, count)
  * components to out (null allowed when capacity is 0). AE_ERROR_UNKNOWN_ID when the layer has no
  * such slot; AE_ERROR_INVALID_ARGUMENT before the first ae_engine_evaluate; AE_ERROR_WRONG_SIZE
- * when capacity is short. A read costs microseconds (the layer's animations are read back): read
- * it when needed, not for every layer every frame. */
+ * when capacity is short. A read costs microseconds (the layer's animations are read back) unless
+ * the velocity column is on (ae_engine_set_velocity_column), when it reads what the frame computed. */
 ae_status ae_engine_read_velocity(ae_engine *engine, uint64_t layer, const char *property, double *out,
                                   size_t capacity, size_t *out_count);
+
+/* Whether each ae_engine_evaluate also computes every slot's velocity, in the kernels beside the
+ * values (on != 0; off by default, when nothing is computed or kept for velocities). Takes effect
+ * at the next ae_engine_evaluate; the velocities of the frames after it are then read per slot by
+ * ae_engine_read_velocity and in bulk by ae_engine_read_property_velocity. */
+ae_status ae_engine_set_velocity_column(ae_engine *engine, int on);
+
+/* Every layer's velocity of `property` after the last frame, without copying, laid out as
+ * ae_engine_read_property's values (the same rows in the same order: *out_values points at
+ * count × components doubles). Valid as long as those values. *out_count is 0 (and the pointer
+ * null) when no layer has the property; AE_ERROR_INVALID_ARGUMENT when the last frame computed no
+ * velocities (ae_engine_set_velocity_column was off). Any out pointer may be null. */
+ae_status ae_engine_read_property_velocity(ae_engine *engine, const char *property, const double **out_values,
+                                           size_t *out_count, size_t *out_components);
 
 /* The events of the last frame: their number to *out_count, and min(capacity, count) of them to out.
  * Every animation reports its start at most once and its stop exactly once; an animation removed
