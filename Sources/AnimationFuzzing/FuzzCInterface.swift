@@ -222,16 +222,19 @@ public func fuzzCInterface(_ bytes: [UInt8]) throws {
             // The velocity column beside it (no input read for it: the corpus keeps its meaning):
             // in bulk, the values' rows, readable and free of NaN from finite input; then the
             // column switched for the frames to come, by the row count's parity.
-            var rates: UnsafePointer<Double>?
-            var m = 0, rateWidth = 0
-            let r = ae_engine_read_property_velocity(engine, keyPath, &rates, &m, &rateWidth)
-            if r == AE_OK && s == AE_OK {
-                try check(m == n && (n == 0 || rateWidth == width), "read_property_velocity: \(m) rows of \(rateWidth) where the values have \(n) of \(width)")
-                for k in 0..<m * rateWidth where !input.sawNonFinite {
-                    try check(!rates![k].isNaN, "read_property_velocity: NaN from finite input")
+            // Only after a success: these calls set the last error message a failure is checked by.
+            if s == AE_OK {
+                var rates: UnsafePointer<Double>?
+                var m = 0, rateWidth = 0
+                let r = ae_engine_read_property_velocity(engine, keyPath, &rates, &m, &rateWidth)
+                if r == AE_OK {
+                    try check(m == n && (n == 0 || rateWidth == width), "read_property_velocity: \(m) rows of \(rateWidth) where the values have \(n) of \(width)")
+                    for k in 0..<m * rateWidth where !input.sawNonFinite {
+                        try check(!rates![k].isNaN, "read_property_velocity: NaN from finite input")
+                    }
                 }
+                _ = ae_engine_set_velocity_column(engine, Int32(n % 2))
             }
-            _ = ae_engine_set_velocity_column(engine, Int32(n % 2))
         case 13:
             call = "property_name"
             var name: UnsafePointer<CChar>?

@@ -334,6 +334,8 @@ extension Measure {
         let computed = slots.count { evaluator.computedVelocity(of: $0) }
         let properties = store.presentationProperties
         let largest = properties.compactMap { store.presentation(of: $0)?.values.count }.max() ?? 0
+        // A renderer's staging buffer, as in `reads`: owned here, freed by the defer, as large as
+        // the largest column (the velocities have the values' rows).
         let staging = UnsafeMutableBufferPointer<Double>.allocate(capacity: max(1, largest))
         staging.initialize(repeating: 0)
         defer { staging.deallocate() }

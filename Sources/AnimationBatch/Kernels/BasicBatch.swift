@@ -23,11 +23,11 @@ final class BasicBatch: InterpolatingBatch {
         let start = self.start.pointers, delta = self.delta.pointers
         let width = self.width
         let velocity = velocityStep(time: time, nodeTimes: nodeTimes)
-        evaluateCurved(blocks: blocks, time: time, nodeTimes: nodeTimes) { i, timing, f in
+        evaluateCurved(blocks: blocks, time: time, nodeTimes: nodeTimes) { i, timing, f, curve in
             out.storeInterpolated(start: start, delta: delta, fraction: f, timing: timing, width: width, block: i)
             if let velocity {
                 // v′ = Δ · f′(p) · p′ (the cumulative term is constant within an iteration).
-                let rate = velocity.curvedRates(timing, block: i)
+                let rate = velocity.curvedRates(timing, block: i, curve: curve)
                 for c in 0..<width { velocity.store(load16(delta[c], i) * rate, component: c, block: i) }
             }
         }

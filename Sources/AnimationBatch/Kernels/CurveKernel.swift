@@ -255,11 +255,20 @@ enum CurveKernel {
     @inline(__always)
     static func evaluate(_ r: SIMD16<Float>, mirrored u: SIMD16<Float>, mirror: SIMDMask<SIMD16<Int32>>,
                          x1: SIMD16<Float>, y1: SIMD16<Float>, x2: SIMD16<Float>, y2: SIMD16<Float>) -> SIMD16<Float> {
+        solved(r, mirrored: u, mirror: mirror, x1: x1, y1: y1, x2: x2, y2: y2).y
+    }
+
+    /// ``evaluate(_:mirrored:mirror:x1:y1:x2:y2:)`` with the solved parameter `s` of each lane (of
+    /// the mirrored curve where mirrored; `u` itself where every curve is linear): the same bits
+    /// as the four-block kernel's, for a frame's velocities.
+    @inline(__always)
+    static func solved(_ r: SIMD16<Float>, mirrored u: SIMD16<Float>, mirror: SIMDMask<SIMD16<Int32>>,
+                       x1: SIMD16<Float>, y1: SIMD16<Float>, x2: SIMD16<Float>, y2: SIMD16<Float>) -> (y: SIMD16<Float>, s: SIMD16<Float>) {
         let linear = (x1 .== y1) .& (x2 .== y2)
-        if allLanes(linear) { return r }
+        if allLanes(linear) { return (r, u) }
         let (ax, bx, cx) = coefficients(x1.replacing(with: 1 - x2, where: mirror), x2.replacing(with: 1 - x1, where: mirror))
         let s = solve(u, ax, bx, cx)
-        return finish(s, r, u, mirror, linear: linear, y1: y1, y2: y2)
+        return (finish(s, r, u, mirror, linear: linear, y1: y1, y2: y2), s)
     }
 
     /// `y(s)` (mirrored like the solve), the mirror undone; exact 0 and 1 at the ends, identity
@@ -276,15 +285,23 @@ enum CurveKernel {
     /// `f(p)` for 16 tracks whose progress comes from the Double timing stage.
     @inline(__always)
     static func evaluate(_ timing: TimingBlock, curves c: CurveColumns, block i: Int) -> SIMD16<Float> {
+        solved(timing, curves: c, block: i).y
+    }
+
+    /// ``evaluate(_:curves:block:)`` with each lane's solved parameter and 1 where it is the
+    /// mirrored curve's (``solved(_:mirrored:mirror:x1:y1:x2:y2:)``).
+    @inline(__always)
+    static func solved(_ timing: TimingBlock, curves c: CurveColumns, block i: Int)
+        -> (y: SIMD16<Float>, s: SIMD16<Float>, mirrored: SIMD16<Float>) {
         let p = narrow(timing.progressLow, timing.progressHigh)
         let one = SIMD8<Double>(repeating: 1), zero = SIMD8<Double>(repeating: 0)
         let mirrorLow = timing.progressLow .> 0.5, mirrorHigh = timing.progressHigh .> 0.5
         let u = narrow(timing.progressLow.replacing(with: one - timing.progressLow, where: mirrorLow),
                        timing.progressHigh.replacing(with: one - timing.progressHigh, where: mirrorHigh))
-        let mirror = narrow(zero.replacing(with: one, where: mirrorLow), zero.replacing(with: one, where: mirrorHigh)) .> 0
-        var y = evaluate(p, mirrored: u, mirror: mirror, x1: load16(c.x1, i), y1: load16(c.y1, i), x2: load16(c.x2, i), y2: load16(c.y2, i))
+        let mirrored = narrow(zero.replacing(with: one, where: mirrorLow), zero.replacing(with: one, where: mirrorHigh))
+        var (y, s) = solved(p, mirrored: u, mirror: mirrored .> 0, x1: load16(c.x1, i), y1: load16(c.y1, i), x2: load16(c.x2, i), y2: load16(c.y2, i))
         if anyLane(y .!= y) { y = c.patched(y, block: i, progress: timing.progressLow, timing.progressHigh) }
-        return y
+        return (y, s, mirrored)
     }
 
     /// Inputs clamped to [0, 1] (NaN kept).
@@ -354,7 +371,7 @@ enum CurveKernel {
     /// linear the inputs are copied.
     @inline(never)
     static func evaluate4(_ scratch: UnsafeMutablePointer<Float>, curves c: CurveColumns, block i: Int,
-                          outputs: UnsafeMutablePointer<Float>) {
+                          outputs: UnsafeMutablePointer<Float>, parameters: UnsafeMutablePointer<Float>? = nil) {
         // Written out in one body with local helpers: the same steps through the static helpers
         // above were left uninlined here and split into 128-bit pieces (4× slower, measured).
         @inline(__always) func isLinear(_ b: Int) -> SIMDMask<SIMD16<Int32>> {
@@ -363,6 +380,7 @@ enum CurveKernel {
         let linear0 = isLinear(i), linear1 = isLinear(i + 16), linear2 = isLinear(i + 32), linear3 = isLinear(i + 48)
         if allLanes(linear0 .& linear1 .& linear2 .& linear3) {
             outputs.update(from: scratch, count: 64)
+            parameters?.update(from: scratch + 64, count: 64)   // a linear curve's parameter is its input
             return
         }
         // x(s) coefficients of block b, mirrored where its flag is set.
@@ -413,9 +431,16 @@ enum CurveKernel {
         finish(16, s1, u1, linear1)
         finish(32, s2, u2, linear2)
         finish(48, s3, u3, linear3)
+        if let parameters {
+            // The solved parameters (of the mirrored curve where mirrored), for a frame's velocities.
+            store16(s0, parameters, 0)
+            store16(s1, parameters, 16)
+            store16(s2, parameters, 32)
+            store16(s3, parameters, 48)
+        }
         if !smallInputsInline {
             for k in stride(from: 0, to: 64, by: 16) where anyLane(isSmallInput(load16(scratch, 64 + k))) {
-                solveAgain(scratch, at: k, curves: c, block: i + k, outputs: outputs)
+                solveAgain(scratch, at: k, curves: c, block: i + k, outputs: outputs, parameters: parameters)
             }
         }
     }
@@ -435,10 +460,11 @@ enum CurveKernel {
     /// same bits as the four-block kernel, with the small inputs' ninth step.
     @inline(never)
     static func solveAgain(_ scratch: UnsafeMutablePointer<Float>, at k: Int, curves c: CurveColumns, block b: Int,
-                           outputs: UnsafeMutablePointer<Float>) {
-        let y = evaluate(load16(scratch, k), mirrored: load16(scratch, 64 + k), mirror: load16(scratch, 128 + k) .> 0,
-                         x1: load16(c.x1, b), y1: load16(c.y1, b), x2: load16(c.x2, b), y2: load16(c.y2, b))
+                           outputs: UnsafeMutablePointer<Float>, parameters: UnsafeMutablePointer<Float>?) {
+        let (y, s) = solved(load16(scratch, k), mirrored: load16(scratch, 64 + k), mirror: load16(scratch, 128 + k) .> 0,
+                            x1: load16(c.x1, b), y1: load16(c.y1, b), x2: load16(c.x2, b), y2: load16(c.y2, b))
         store16(y, outputs, k)
+        if let parameters { store16(s, parameters, k) }
     }
 
     /// `outputs[i ..< i + 64] = f(inputs[i ..< i + 64])` for four blocks of Float inputs (the W1
@@ -458,15 +484,28 @@ enum CurveKernel {
     /// `f(p)` for `count` (1 to 4) consecutive blocks of tracks from their timing blocks, written to
     /// `outputs[0 ..< 16 · count]`; four blocks go through the interleaved kernel, fewer one by
     /// one. Curves evaluated in Double read the Double progress.
+    ///
+    /// With `parameters`, every block also leaves there each lane's solved curve parameter (of
+    /// the mirrored curve where `scratch[128 ..< 192]` marks it), the same bits either way.
     @inline(__always)
     static func evaluate(_ timings: UnsafeMutablePointer<TimingBlock>, count: Int, curves c: CurveColumns, block i: Int,
-                         scratch: UnsafeMutablePointer<Float>, outputs: UnsafeMutablePointer<Float>) {
+                         scratch: UnsafeMutablePointer<Float>, outputs: UnsafeMutablePointer<Float>,
+                         parameters: UnsafeMutablePointer<Float>? = nil) {
         guard count == 4 else {
-            for k in 0..<count { store16(evaluate(timings[k], curves: c, block: i + 16 * k), outputs, 16 * k) }
+            for k in 0..<count {
+                guard let parameters else {
+                    store16(evaluate(timings[k], curves: c, block: i + 16 * k), outputs, 16 * k)
+                    continue
+                }
+                let (y, s, mirrored) = solved(timings[k], curves: c, block: i + 16 * k)
+                store16(y, outputs, 16 * k)
+                store16(s, parameters, 16 * k)
+                store16(mirrored, scratch, 128 + 16 * k)
+            }
             return
         }
         for k in 0..<4 { prepare(timings[k], into: scratch, at: 16 * k) }
-        evaluate4(scratch, curves: c, block: i, outputs: outputs)
+        evaluate4(scratch, curves: c, block: i, outputs: outputs, parameters: parameters)
         for k in 0..<4 {
             let y = load16(outputs, 16 * k)
             if anyLane(y .!= y) {

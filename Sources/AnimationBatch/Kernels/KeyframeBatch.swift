@@ -421,13 +421,14 @@ final class KeyframeBatch: TrackBatch {
         // outlined helper that reloaded its vectors at a misaligned offset (a store-forwarding
         // stall per block: a quarter of this function's time, measured).
         var pendingTiming = TimingBlock.zero, pendingProgress = SIMD16<Float>(), pendingBlock = -1
+        var pendingCurve: CurveSolution?
         let columns = refreshColumns
         let recordOffset = columns.recordOffset, cursor = columns.cursor, count2 = columns.count2
         let count1 = columns.count1, layout = columns.layout
         let curved = curvedCount > 0
         let velocity = velocityStep(time: time, nodeTimes: nodeTimes)
         // §5.4: the animation's curve first (`p`), then the segment's.
-        evaluateCurved(blocks: blocks, time: time, nodeTimes: nodeTimes) { i, timing, p in
+        evaluateCurved(blocks: blocks, time: time, nodeTimes: nodeTimes) { i, timing, p, curve in
             // The refresh metadata of the block four ahead: few lanes of a block refresh, so these
             // columns are read sparsely, and each read would otherwise wait on memory.
             let ahead = i + 64
@@ -460,19 +461,19 @@ final class KeyframeBatch: TrackBatch {
                 forEachLane(of: stale) { lane in columns.prefetch(i + lane) }
             }
             if pendingBlock >= 0 {
-                finish(block: pendingBlock, timing: pendingTiming, progress: pendingProgress, columns, velocity: velocity)
+                finish(block: pendingBlock, timing: pendingTiming, progress: pendingProgress, columns, velocity: velocity, curve: pendingCurve)
             }
-            (pendingTiming, pendingProgress, pendingBlock) = (timing, p, i)
+            (pendingTiming, pendingProgress, pendingBlock, pendingCurve) = (timing, p, i, curve)
         }
         if pendingBlock >= 0 {
-            finish(block: pendingBlock, timing: pendingTiming, progress: pendingProgress, columns, velocity: velocity)
+            finish(block: pendingBlock, timing: pendingTiming, progress: pendingProgress, columns, velocity: velocity, curve: pendingCurve)
         }
     }
 
     /// The rest of block `i`'s frame: refresh the stale segment caches, then the values in SIMD.
     @inline(__always)
     private func finish(block i: Int, timing: TimingBlock, progress p: SIMD16<Float>, _ columns: RefreshColumns,
-                        velocity: VelocityStep?) {
+                        velocity: VelocityStep?, curve: CurveSolution?) {
         let segmentCurves = columns.curve
         let out = outputPointers
         let w = columns.width
@@ -516,7 +517,7 @@ final class KeyframeBatch: TrackBatch {
         if let velocity {
             // v′ = H′(q) · q′(r) · (1 / segment width) · f′(p) · p′ (semantics §5.4: the segment's
             // curve inside the animation's), 0 outside the segment and for held values.
-            var rate = velocity.curvedRates(timing, block: i) * load16(inverseWidth, i)
+            var rate = velocity.curvedRates(timing, block: i, curve: curve) * load16(inverseWidth, i)
             if curvedCount > 0 {
                 rate *= VelocityKernel.curveSlopes(r, curves: segmentCurves, block: i, moving: (rate .!= 0) .& inside)
             }

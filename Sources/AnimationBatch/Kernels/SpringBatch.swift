@@ -90,7 +90,7 @@ final class SpringBatch: InterpolatingBatch {
         let rate = self.rate.base, frequency = self.frequency.base, coefficient = self.coefficient.base, duration = timingColumns.duration.base
         let width = self.width, regime = self.regime
         let velocity = velocityStep(time: time, nodeTimes: nodeTimes)
-        evaluateCurved(blocks: blocks, time: time, nodeTimes: nodeTimes) { i, timing, f in
+        evaluateCurved(blocks: blocks, time: time, nodeTimes: nodeTimes) { i, timing, f, curve in
             let ahead = i + TimingKernel.prefetchDistance
             prefetchBlock(duration, at: ahead)
             animation_prefetch(rate + ahead)
@@ -134,7 +134,7 @@ final class SpringBatch: InterpolatingBatch {
             out.storeInterpolated(start: start, delta: delta, fraction: fraction, timing: timing, width: width, block: i)
             if let velocity {
                 // v′ = Δ · (−x′(t)) · d · f′(p) · p′, x′ the closed form's derivative (semantics §6.2, §6.4).
-                let rate = velocity.curvedRates(timing, block: i)
+                let rate = velocity.curvedRates(timing, block: i, curve: curve)
                 var response = Self.responseRates(regime, t: t, a: a, w: w, c: c) * narrow(dLow, dHigh) * rate
                 response = VelocityKernel.masked(response, rate: rate)
                 response.replace(with: 0, where: (response .!= response) .& (t .== t))   // settled past Float's phase, as above

@@ -533,11 +533,12 @@ class TrackBatch {
     /// the stack, so chunks on several threads share nothing and a frame allocates nothing.
     @inline(__always)
     final func evaluateCurved(blocks: Range<Int>, time: Double, nodeTimes: UnsafePointer<Double>,
-                              values: (_ i: Int, _ timing: TimingBlock, _ f: SIMD16<Float>) -> Void) {
+                              values: (_ i: Int, _ timing: TimingBlock, _ f: SIMD16<Float>, _ curve: CurveSolution?) -> Void) {
         let timingKernel = self.timingKernel
         let curves = self.curves.columns
         let state = statePointers
         let iterations = readsIterations
+        let solves = velocityFrame != nil   // the velocity step reads the curve's solved parameters
         // A local tuple (on the stack): `withUnsafeTemporaryAllocation` of four timing blocks
         // (1,536 bytes) takes the heap on Linux, where only up to 1,024 bytes are known safe.
         var storage = (TimingBlock.zero, TimingBlock.zero, TimingBlock.zero, TimingBlock.zero)
@@ -545,7 +546,9 @@ class TrackBatch {
             storage.withMemoryRebound(to: TimingBlock.self, capacity: 4) { timings in
                 // 1,024 bytes: the stack.
                 withUnsafeTemporaryAllocation(of: Float.self, capacity: 256) { scratch in
-                    let scratch = scratch.baseAddress!
+                  // 256 bytes more, apart: one allocation of 1,280 would take the heap.
+                  withUnsafeTemporaryAllocation(of: Float.self, capacity: 64) { solved in
+                    let scratch = scratch.baseAddress!, parameters = solves ? solved.baseAddress! : nil
                     var block = blocks.lowerBound
                     while block < blocks.upperBound {
                         let n = min(4, blocks.upperBound - block), i = block * 16
@@ -559,10 +562,15 @@ class TrackBatch {
                         }
                         timingKernel.evaluate(blocks: i, count: n, time: time, nodeTimes: nodeTimes, state: state,
                                               iterations: iterations, into: timings)
-                        CurveKernel.evaluate(timings, count: n, curves: curves, block: i, scratch: scratch, outputs: scratch + 192)
-                        for k in 0..<n { values(i + 16 * k, timings[k], load16(scratch + 192, 16 * k)) }
+                        CurveKernel.evaluate(timings, count: n, curves: curves, block: i, scratch: scratch, outputs: scratch + 192,
+                                             parameters: parameters)
+                        for k in 0..<n {
+                            let curve = parameters.map { CurveSolution(parameter: load16($0, 16 * k), mirrored: load16(scratch + 128, 16 * k)) }
+                            values(i + 16 * k, timings[k], load16(scratch + 192, 16 * k), curve)
+                        }
                         block += n
                     }
+                  }
                 }
             }
         }

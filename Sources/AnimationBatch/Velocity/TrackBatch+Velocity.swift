@@ -24,13 +24,16 @@ struct VelocityStep {
     }
 
     /// d f(p)/dt for the 16 tracks of block `i`: the progress rate times the slope of each
-    /// track's timing curve at its progress (semantics §3); 0 where a track does not move.
+    /// track's timing curve at its progress (semantics §3), from the value kernel's solution of
+    /// the curve where it has one (four-block runs), else solved here; 0 where a track does not
+    /// move.
     @inline(__always)
-    func curvedRates(_ timing: TimingBlock, block i: Int) -> SIMD16<Float> {
+    func curvedRates(_ timing: TimingBlock, block i: Int, curve: CurveSolution?) -> SIMD16<Float> {
         let rate = progressRates(timing, block: i)
         guard anyLane(rate .!= 0) else { return .zero }
-        let slope = VelocityKernel.curveSlopes(narrow(timing.progressLow, timing.progressHigh), curves: curves, block: i,
-                                               moving: rate .!= 0, exact: (timing.progressLow, timing.progressHigh))
+        let p = narrow(timing.progressLow, timing.progressHigh), exact = (timing.progressLow, timing.progressHigh)
+        let slope = curve.map { VelocityKernel.curveSlopes($0, progress: p, curves: curves, block: i, moving: rate .!= 0, exact: exact) }
+            ?? VelocityKernel.curveSlopes(p, curves: curves, block: i, moving: rate .!= 0, exact: exact)
         return VelocityKernel.masked(rate * slope, rate: rate)
     }
 

@@ -72,6 +72,7 @@ extension FrameEvaluator {
             batch.enableVelocities()
             batch.velocityFrame = state
         }
+        frame.nodeBatch.enableVelocities()   // its kernel's velocity step (the node rates) takes the columns' pointers
         frame.nodeBatch.velocityFrame = state
     }
 
@@ -112,8 +113,12 @@ extension FrameEvaluator {
         guard hasVelocities, !time.isNaN, let c = store.table.columnIndex(of: property) else { return nil }
         let column = store.table.columns[Int(c)]
         guard let rows = column.velocities else { return nil }
-        let width = column.width
-        for r in 0..<column.count {
+        let width = column.width, components = column.count * width
+        // One pass to find the marked rows: an OR of "not equal to itself" over the column
+        // (vectorised), before the rare rows the reference fills.
+        var marked: UInt64 = 0
+        for k in 0..<components { marked |= rows[k] != rows[k] ? 1 : 0 }
+        for r in 0..<(marked != 0 ? column.count : 0) {
             let row = rows + r * width
             guard (0..<width).contains(where: { row[$0].isNaN }) else { continue }
             let s = column.slots[r]

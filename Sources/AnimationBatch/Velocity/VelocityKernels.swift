@@ -10,6 +10,13 @@ struct VelocityFrame {
     let nodeRates: UnsafeMutablePointer<Double>
 }
 
+/// What the timing-curve kernel solved for 16 lanes (``CurveKernel/evaluate(_:count:curves:block:scratch:outputs:parameters:)``):
+/// each lane's curve parameter, of the mirrored curve where `mirrored` is 1 (progress above ½).
+struct CurveSolution {
+    var parameter: SIMD16<Float>
+    var mirrored: SIMD16<Float>
+}
+
 /// The SIMD pieces every batch's velocity is made of (docs/velocity.md, "The batch engine"): the
 /// chain rule of the scalar reference, sixteen tracks at once, on what the value kernels already
 /// computed.
@@ -141,6 +148,30 @@ enum VelocityKernel {
             }
         }
         return slope.replacing(with: 1, where: linear)
+    }
+
+    /// The slope f′(p) of the 16 timing curves of block `i` from the value kernel's own solution
+    /// (``CurveSolution``): y′(s)/x′(s) at its parameter, with the curve mirrored where it solved
+    /// the mirrored one (f′(p) is the mirrored curve's slope at 1 − p). Lanes
+    /// ``curveSlopes(_:curves:block:moving:exact:)`` would hand to the reference (Double-evaluated
+    /// curves, x′ below 2⁻¹⁰) go to it.
+    @inline(__always)
+    static func curveSlopes(_ solution: CurveSolution, progress p: SIMD16<Float>, curves c: CurveColumns, block i: Int,
+                            moving: SIMDMask<SIMD16<Int32>>, exact: (low: SIMD8<Double>, high: SIMD8<Double>)) -> SIMD16<Float> {
+        let x1 = load16(c.x1, i), y1 = load16(c.y1, i), x2 = load16(c.x2, i), y2 = load16(c.y2, i)
+        let linear = (x1 .== y1) .& (x2 .== y2)
+        if allLanes(linear) { return SIMD16<Float>(repeating: 1) }
+        let m = solution.mirrored .> 0, s = solution.parameter
+        let px1 = x1.replacing(with: 1 - x2, where: m), px2 = x2.replacing(with: 1 - x1, where: m)
+        let py1 = y1.replacing(with: 1 - y2, where: m), py2 = y2.replacing(with: 1 - y1, where: m)
+        let cx = 3 * px1, bx = 3 * (px2 - px1) - cx, ax = 1 - cx - bx
+        let cy = 3 * py1, by = 3 * (py2 - py1) - cy, ay = 1 - cy - by
+        let dx = (3 * ax * s + 2 * bx) * s + cx
+        let dy = (3 * ay * s + 2 * by) * s + cy
+        // NaN control points (Double-evaluated curves) fail the comparison too.
+        let steep = .!(dx .> 1.0 / 1024) .& .!linear .& moving
+        if anyLane(steep) { return curveSlopes(p, curves: c, block: i, moving: moving, exact: exact) }
+        return (dy / dx).replacing(with: 1, where: linear)
     }
 
     /// Zero where `rate` is zero: a lane that does not move has no velocity, whatever the slope
