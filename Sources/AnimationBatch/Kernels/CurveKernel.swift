@@ -368,7 +368,8 @@ enum CurveKernel {
     /// coefficients per block; the y coefficients are formed from the control points afterwards —
     /// so the loop stays in registers (measured: passing the blocks' coefficients to a separate
     /// solve through memory cost 30 %, inlining this into its caller 150 %). When all 64 curves are
-    /// linear the inputs are copied.
+    /// linear the inputs are copied. With `parameters`, each lane's solved parameter goes there
+    /// too (of the mirrored curve where mirrored; the mirrored input where all 64 are linear).
     @inline(never)
     static func evaluate4(_ scratch: UnsafeMutablePointer<Float>, curves c: CurveColumns, block i: Int,
                           outputs: UnsafeMutablePointer<Float>, parameters: UnsafeMutablePointer<Float>? = nil) {
@@ -427,17 +428,16 @@ enum CurveKernel {
             y.replace(with: 0, where: u .<= 0)
             store16(y.replacing(with: 1 - y, where: m).replacing(with: r, where: linear .| (r .!= r)), outputs, k)
         }
+        // Each block's solved parameters stored as it finishes (for a frame's velocities), so
+        // that no solution lives longer than it did without them.
         finish(0, s0, u0, linear0)
+        parameters.map { store16(s0, $0, 0) }
         finish(16, s1, u1, linear1)
+        parameters.map { store16(s1, $0, 16) }
         finish(32, s2, u2, linear2)
+        parameters.map { store16(s2, $0, 32) }
         finish(48, s3, u3, linear3)
-        if let parameters {
-            // The solved parameters (of the mirrored curve where mirrored), for a frame's velocities.
-            store16(s0, parameters, 0)
-            store16(s1, parameters, 16)
-            store16(s2, parameters, 32)
-            store16(s3, parameters, 48)
-        }
+        parameters.map { store16(s3, $0, 48) }
         if !smallInputsInline {
             for k in stride(from: 0, to: 64, by: 16) where anyLane(isSmallInput(load16(scratch, 64 + k))) {
                 solveAgain(scratch, at: k, curves: c, block: i + k, outputs: outputs, parameters: parameters)

@@ -421,7 +421,9 @@ final class KeyframeBatch: TrackBatch {
         // outlined helper that reloaded its vectors at a misaligned offset (a store-forwarding
         // stall per block: a quarter of this function's time, measured).
         var pendingTiming = TimingBlock.zero, pendingProgress = SIMD16<Float>(), pendingBlock = -1
-        var pendingCurve: CurveSolution?
+        // The curve's solution for the velocity step, plain too (every block has one while
+        // velocities are computed).
+        var pendingParameter = SIMD16<Float>(), pendingMirrored = SIMD16<Float>()
         let columns = refreshColumns
         let recordOffset = columns.recordOffset, cursor = columns.cursor, count2 = columns.count2
         let count1 = columns.count1, layout = columns.layout
@@ -461,19 +463,22 @@ final class KeyframeBatch: TrackBatch {
                 forEachLane(of: stale) { lane in columns.prefetch(i + lane) }
             }
             if pendingBlock >= 0 {
-                finish(block: pendingBlock, timing: pendingTiming, progress: pendingProgress, columns, velocity: velocity, curve: pendingCurve)
+                finish(block: pendingBlock, timing: pendingTiming, progress: pendingProgress, columns, velocity: velocity,
+                       curve: CurveSolution(parameter: pendingParameter, mirrored: pendingMirrored))
             }
-            (pendingTiming, pendingProgress, pendingBlock, pendingCurve) = (timing, p, i, curve)
+            (pendingTiming, pendingProgress, pendingBlock) = (timing, p, i)
+            if let curve { (pendingParameter, pendingMirrored) = (curve.parameter, curve.mirrored) }
         }
         if pendingBlock >= 0 {
-            finish(block: pendingBlock, timing: pendingTiming, progress: pendingProgress, columns, velocity: velocity, curve: pendingCurve)
+            finish(block: pendingBlock, timing: pendingTiming, progress: pendingProgress, columns, velocity: velocity,
+                   curve: CurveSolution(parameter: pendingParameter, mirrored: pendingMirrored))
         }
     }
 
     /// The rest of block `i`'s frame: refresh the stale segment caches, then the values in SIMD.
     @inline(__always)
     private func finish(block i: Int, timing: TimingBlock, progress p: SIMD16<Float>, _ columns: RefreshColumns,
-                        velocity: VelocityStep?, curve: CurveSolution?) {
+                        velocity: VelocityStep?, curve: CurveSolution) {
         let segmentCurves = columns.curve
         let out = outputPointers
         let w = columns.width

@@ -538,7 +538,6 @@ class TrackBatch {
         let curves = self.curves.columns
         let state = statePointers
         let iterations = readsIterations
-        let solves = velocityFrame != nil   // the velocity step reads the curve's solved parameters
         // A local tuple (on the stack): `withUnsafeTemporaryAllocation` of four timing blocks
         // (1,536 bytes) takes the heap on Linux, where only up to 1,024 bytes are known safe.
         var storage = (TimingBlock.zero, TimingBlock.zero, TimingBlock.zero, TimingBlock.zero)
@@ -546,31 +545,38 @@ class TrackBatch {
             storage.withMemoryRebound(to: TimingBlock.self, capacity: 4) { timings in
                 // 1,024 bytes: the stack.
                 withUnsafeTemporaryAllocation(of: Float.self, capacity: 256) { scratch in
-                  // 256 bytes more, apart: one allocation of 1,280 would take the heap.
-                  withUnsafeTemporaryAllocation(of: Float.self, capacity: 64) { solved in
-                    let scratch = scratch.baseAddress!, parameters = solves ? solved.baseAddress! : nil
-                    var block = blocks.lowerBound
-                    while block < blocks.upperBound {
-                        let n = min(4, blocks.upperBound - block), i = block * 16
-                        for k in 0..<n {
-                            // The curve columns ahead, like the timing kernel's own columns.
-                            let ahead = i + 16 * k + TimingKernel.prefetchDistance
-                            animation_prefetch(curves.x1 + ahead)
-                            animation_prefetch(curves.y1 + ahead)
-                            animation_prefetch(curves.x2 + ahead)
-                            animation_prefetch(curves.y2 + ahead)
+                    let scratch = scratch.baseAddress!
+                    // The blocks, with room for the curve's solved parameters when a frame's
+                    // velocities read them; without, exactly the loop frames always ran.
+                    @inline(__always) func run(_ parameters: UnsafeMutablePointer<Float>?) {
+                        var block = blocks.lowerBound
+                        while block < blocks.upperBound {
+                            let n = min(4, blocks.upperBound - block), i = block * 16
+                            for k in 0..<n {
+                                // The curve columns ahead, like the timing kernel's own columns.
+                                let ahead = i + 16 * k + TimingKernel.prefetchDistance
+                                animation_prefetch(curves.x1 + ahead)
+                                animation_prefetch(curves.y1 + ahead)
+                                animation_prefetch(curves.x2 + ahead)
+                                animation_prefetch(curves.y2 + ahead)
+                            }
+                            timingKernel.evaluate(blocks: i, count: n, time: time, nodeTimes: nodeTimes, state: state,
+                                                  iterations: iterations, into: timings)
+                            CurveKernel.evaluate(timings, count: n, curves: curves, block: i, scratch: scratch, outputs: scratch + 192,
+                                                 parameters: parameters)
+                            for k in 0..<n {
+                                let curve = parameters.map { CurveSolution(parameter: load16($0, 16 * k), mirrored: load16(scratch + 128, 16 * k)) }
+                                values(i + 16 * k, timings[k], load16(scratch + 192, 16 * k), curve)
+                            }
+                            block += n
                         }
-                        timingKernel.evaluate(blocks: i, count: n, time: time, nodeTimes: nodeTimes, state: state,
-                                              iterations: iterations, into: timings)
-                        CurveKernel.evaluate(timings, count: n, curves: curves, block: i, scratch: scratch, outputs: scratch + 192,
-                                             parameters: parameters)
-                        for k in 0..<n {
-                            let curve = parameters.map { CurveSolution(parameter: load16($0, 16 * k), mirrored: load16(scratch + 128, 16 * k)) }
-                            values(i + 16 * k, timings[k], load16(scratch + 192, 16 * k), curve)
-                        }
-                        block += n
                     }
-                  }
+                    if velocityFrame != nil {
+                        // 256 bytes more, apart: one allocation of 1,280 would take the heap.
+                        withUnsafeTemporaryAllocation(of: Float.self, capacity: 64) { run($0.baseAddress!) }
+                    } else {
+                        run(nil)
+                    }
                 }
             }
         }

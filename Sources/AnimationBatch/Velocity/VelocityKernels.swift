@@ -88,12 +88,14 @@ enum VelocityKernel {
     }
 
     /// The slope f′(p) of the 16 timing curves of block `i` of `c` (semantics §3.2) at progress
-    /// `p` in [0, 1], in the lanes of `moving`: y′(s)/x′(s) at the parameter s where x(s) = p —
-    /// Newton's method, with bisection where it does not converge — in Float. Linear curves give 1. Lanes the kernels evaluate in
-    /// Double (a nearly vertical curve, ``CurveStorage``), and lanes where x′(s) is below 2⁻¹⁰ (a
-    /// vertical or flat start: the limits of `TimingFunction.slope(at:)`), take the reference's
-    /// Double slope at `exact`'s progress, or at `p`'s. Relative error ≤ 1e-4 elsewhere (the
-    /// randomised agreement tests check the velocity it feeds).
+    /// `p` in [0, 1], in the lanes of `moving`, solved here (a keyframe segment's curve, and the
+    /// lanes ``curveSlopes(_:progress:curves:block:moving:exact:)`` hands on): y′(s)/x′(s) at the
+    /// parameter s where x(s) = p — Newton's method, with bisection where it does not converge —
+    /// in Float. Linear curves give 1. Lanes the kernels evaluate in Double (a nearly vertical
+    /// curve, ``CurveStorage``), and lanes where x′(s) is below 2⁻¹⁰ (a vertical or flat start:
+    /// the limits of `TimingFunction.slope(at:)`), take the reference's Double slope at `exact`'s
+    /// progress, or at `p`'s. The randomised agreement tests bound the velocity it feeds (1e-3
+    /// of its scale).
     @inline(__always)
     static func curveSlopes(_ p: SIMD16<Float>, curves c: CurveColumns, block i: Int, moving: SIMDMask<SIMD16<Int32>>,
                             exact: (low: SIMD8<Double>, high: SIMD8<Double>)? = nil) -> SIMD16<Float> {
@@ -103,9 +105,10 @@ enum VelocityKernel {
         let cx = 3 * x1, bx = 3 * (x2 - x1) - cx, ax = 1 - cx - bx
         let cy = 3 * y1, by = 3 * (y2 - y1) - cy, ay = 1 - cy - by
         let target = CurveKernel.clamp(p)
-        // Newton from s = p (x(s) is near s for most curves): four steps, then the blocks where a
-        // moving lane has not met x(s) = p to 2e-6 solve again by bisection (twelve halvings)
-        // and two Newton steps. The Newton-only path halved the slope's cost on W2's curves.
+        // Newton from s = p (x(s) is near s for curves near the diagonal): four steps, then the
+        // blocks where a moving lane has not met x(s) = p to 2e-6 solve again by bisection
+        // (twelve halvings) and two Newton steps. Which path a block takes depends on its own
+        // lanes alone, so the bits do not depend on the chunking.
         var s = target
         for _ in 0..<4 {
             let x = ((ax * s + bx) * s + cx) * s
