@@ -76,6 +76,26 @@ struct EventScheduleTests {
         #expect(evaluator.isSettled)
     }
 
+    @Test("§2.3 an infinite repeat whose time overflows past the end of a Double has ended: settled, no infinite animation")
+    func infiniteRepeatOverflowingItsTime() throws {
+        let (store, evaluator) = engine()
+        var forever = fade()
+        forever.repeatCount = .infinity
+        forever.speed = 1e308   // e = (t − b)·s is +∞ from t = 2 on: past every end, even an infinite one
+        forever.fillMode = .forwards
+        forever.isRemovedOnCompletion = false   // kept: its record stays live
+        let handle = try store.add(forever, layer: LayerID(1))
+        evaluator.evaluate(at: 1)
+        #expect(store.hasInfiniteAnimations)
+        #expect(!evaluator.isSettled)
+        evaluator.evaluate(at: 10)
+        #expect(evaluator.events.contains { $0.animation == handle && $0.kind == .stopped })
+        #expect(!store.hasInfiniteAnimations)
+        #expect(!evaluator.hasRunningAnimations)
+        #expect(evaluator.isSettled)
+        #expect(evaluator.nextEventTime == nil)
+    }
+
     @Test("§8.1 a removal's stop is due at the next frame: not settled, the next event is the next Double")
     func removalIsDue() throws {
         let (store, evaluator) = engine()

@@ -115,11 +115,18 @@ struct EventSchedule {
 
     // MARK: Queries
 
-    /// Whether some live animation's active duration is infinite and its time moves.
+    /// Whether some live animation's active duration is infinite and its time moves. One whose
+    /// time has run past what a Double holds at the latest frame (`(τ − b)·s` overflowed to ±∞,
+    /// a speed near 1e308) is past even an infinite end: the frame reported it stopped, and it
+    /// counts as ended here as in ``isSettled(atFrameTime:)``.
     func hasInfiniteAnimations() -> Bool {
         for a in tables.animations.indices where isListed(Int32(a)) {
             guard let top = topTiming(of: Int32(a)), !top.activeDuration.isFinite, top.speed != 0 else { continue }
-            if line(of: tables.animations[a].layer).rate != 0 { return true }
+            let layer = tables.animations[a].layer
+            guard line(of: layer).rate != 0 else { continue }
+            let latest = tables.latestFrameTime
+            if latest.isFinite && top.phase(atLocalTime: localTime(of: layer, atFrameTime: latest)) == 2 { continue }
+            return true
         }
         return false
     }
@@ -163,9 +170,11 @@ struct EventSchedule {
         let layer = tables.animations[Int(index)].layer
         let rate = line(of: layer).rate * top.speed
         if rate == 0 { return true }   // frozen: its time stands still (§2.8)
-        if !top.activeDuration.isFinite { return false }
-        let tau = localTime(of: layer, atFrameTime: time)
-        if top.phase(atLocalTime: tau) == 1 { return false }   // running
+        let phase = top.phase(atLocalTime: localTime(of: layer, atFrameTime: time))
+        if phase == 1 { return false }   // running
+        // Before an infinite active duration: it begins and then runs forever. After one, its
+        // time overflowed past the end (``hasInfiniteAnimations()``): ended like any other.
+        if !top.activeDuration.isFinite && phase == 0 { return false }
         return nextBoundary(of: top, layer: layer, after: time) == nil
     }
 
