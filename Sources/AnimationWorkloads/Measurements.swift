@@ -225,6 +225,34 @@ public struct ReadFigures: Sendable, Codable {
     public var changedPerFrame: Double
 }
 
+/// What a renderer does with a column: copies it into its own (upload) buffer, every byte touched
+/// once. (A summing loop would time its add chain, 4 cycles per component.) Holds raw memory as
+/// large as the store's largest column: the caller frees it with ``release()``.
+struct StagingBuffer {
+    private let storage: UnsafeMutableBufferPointer<Double>
+
+    init(for store: TrackStore) {
+        let largest = store.presentationProperties.compactMap { store.presentation(of: $0)?.values.count }.max() ?? 0
+        // Owned by this value until `release()`, which the caller defers.
+        storage = UnsafeMutableBufferPointer<Double>.allocate(capacity: max(1, largest))
+        storage.initialize(repeating: 0)
+    }
+
+    /// Copies `column` in (nothing when nil) and returns its middle component, for the caller to
+    /// keep so that the copy is not optimised away.
+    func upload(_ column: PresentationColumn?) -> Double {
+        guard let column, let source = column.values.baseAddress else { return 0 }
+        // The columns of one store have at most `largest` components (velocities have the values' rows).
+        storage.baseAddress!.update(from: source, count: column.values.count)
+        return storage[column.values.count / 2]
+    }
+
+    func release() {
+        // The one deallocation of the memory `init` allocated.
+        storage.deallocate()
+    }
+}
+
 extension Measure {
     /// Reads of `evaluator`'s store after its frames: bulk (every column), one value at a time
     /// (`FrameEvaluator.value(of:)`), and frames with and without the bulk read, alternating so
@@ -237,18 +265,10 @@ extension Measure {
         let slots = store.allSlots
         let properties = store.presentationProperties
         var sink = 0.0
-        // What a renderer does with a column: copies it into its own (upload) buffer, every byte
-        // touched once. (A summing loop would time its add chain, 4 cycles per component.)
-        let largest = properties.compactMap { store.presentation(of: $0)?.values.count }.max() ?? 0
-        let staging = UnsafeMutableBufferPointer<Double>.allocate(capacity: max(1, largest))
-        staging.initialize(repeating: 0)
-        defer { staging.deallocate() }
+        let staging = StagingBuffer(for: store)
+        defer { staging.release() }
         func bulk() {
-            for property in properties {
-                guard let column = store.presentation(of: property), let source = column.values.baseAddress else { continue }
-                staging.baseAddress!.update(from: source, count: column.values.count)
-                sink += staging[column.values.count / 2]
-            }
+            for property in properties { sink += staging.upload(store.presentation(of: property)) }
         }
         var bulkSamples: [Double] = [], valueSamples: [Double] = []
         for _ in 0..<15 {
@@ -333,20 +353,12 @@ extension Measure {
         let slots = store.allSlots
         let computed = slots.count { evaluator.computedVelocity(of: $0) }
         let properties = store.presentationProperties
-        let largest = properties.compactMap { store.presentation(of: $0)?.values.count }.max() ?? 0
-        // A renderer's staging buffer, as in `reads`: owned here, freed by the defer, as large as
-        // the largest column (the velocities have the values' rows).
-        let staging = UnsafeMutableBufferPointer<Double>.allocate(capacity: max(1, largest))
-        staging.initialize(repeating: 0)
-        defer { staging.deallocate() }
+        let staging = StagingBuffer(for: store)   // the velocities have the values' rows
+        defer { staging.release() }
         var sink = 0.0, samples: [Double] = []
         for _ in 0..<15 {
             let start = nanoseconds()
-            for property in properties {
-                guard let column = evaluator.velocities(of: property), let source = column.values.baseAddress else { continue }
-                staging.baseAddress!.update(from: source, count: column.values.count)   // `largest` or fewer
-                sink += staging[column.values.count / 2]
-            }
+            for property in properties { sink += staging.upload(evaluator.velocities(of: property)) }
             samples.append(Double(nanoseconds() - start) / Double(max(1, slots.count)))
         }
         if sink == .infinity { print("") }   // keeps the reads

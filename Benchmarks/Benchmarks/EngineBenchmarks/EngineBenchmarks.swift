@@ -118,6 +118,39 @@ func frameBenchmark(_ name: String, threads: Int, scheduler: FrameEvaluator.Conf
     }
 }
 
+/// W2's frame, then every property's column copied out as a renderer uploads it: the values
+/// (`TrackStore.presentation(of:)`), or with `velocities` the velocity column computed beside
+/// them and read in bulk (`FrameEvaluator.velocities(of:)`).
+func bulkReadBenchmark(_ name: String, threads: Int, properties size: Int, velocities: Bool) {
+    Benchmark(name,
+              configuration: .init(metrics: metrics, tags: ["threads": "\(threads)", "build": BuildInfo.summary],
+                                   timeUnits: .microseconds, warmupIterations: 3, scalingFactor: .one,
+                                   maxDuration: .seconds(2), maxIterations: 10_000)) { (benchmark: Benchmark, store: TrackStore) in
+        let evaluator = FrameEvaluator(store: store, configuration: .init(maximumThreads: threads, computesVelocity: velocities))
+        evaluator.evaluate(at: 0)
+        let properties = store.presentationProperties
+        let largest = properties.compactMap { store.presentation(of: $0)?.values.count }.max() ?? 1
+        let staging = UnsafeMutablePointer<Double>.allocate(capacity: max(1, largest))
+        staging.initialize(repeating: 0, count: max(1, largest))
+        defer { staging.deallocate() }
+        var frame = 1
+        benchmark.startMeasurement()
+        for _ in benchmark.scaledIterations {
+            evaluator.evaluate(at: Double(frame % 240) / 60)
+            for property in properties {
+                let column = velocities ? evaluator.velocities(of: property) : store.presentation(of: property)
+                guard let column, let values = column.values.baseAddress else { continue }
+                staging.update(from: values, count: column.values.count)
+            }
+            frame += 1
+        }
+        benchmark.stopMeasurement()
+        blackHole(staging[0])
+    } setup: {
+        try W2Workload(properties: size).makeStore()
+    }
+}
+
 let benchmarks: @Sendable () -> Void = {
     Benchmark.defaultConfiguration.metrics = metrics
 
@@ -194,63 +227,15 @@ let benchmarks: @Sendable () -> Void = {
             try W2Workload(properties: velocitySize).makeStore()
         }
     }
-    Benchmark("W2 frame with velocities + bulk velocity read (\(velocitySize) properties), 2 threads",
-              configuration: .init(metrics: metrics, tags: ["threads": "2", "build": BuildInfo.summary],
-                                   timeUnits: .microseconds, warmupIterations: 3, scalingFactor: .one,
-                                   maxDuration: .seconds(2), maxIterations: 10_000)) { (benchmark: Benchmark, store: TrackStore) in
-        let evaluator = FrameEvaluator(store: store, configuration: .init(maximumThreads: 2, computesVelocity: true))
-        evaluator.evaluate(at: 0)
-        let properties = store.presentationProperties
-        let largest = properties.compactMap { store.presentation(of: $0)?.values.count }.max() ?? 1
-        let staging = UnsafeMutablePointer<Double>.allocate(capacity: max(1, largest))
-        staging.initialize(repeating: 0, count: max(1, largest))
-        defer { staging.deallocate() }
-        var frame = 1
-        benchmark.startMeasurement()
-        for _ in benchmark.scaledIterations {
-            evaluator.evaluate(at: Double(frame % 240) / 60)
-            for property in properties {
-                guard let column = evaluator.velocities(of: property), let values = column.values.baseAddress else { continue }
-                staging.update(from: values, count: column.values.count)
-            }
-            frame += 1
-        }
-        benchmark.stopMeasurement()
-        blackHole(staging[0])
-    } setup: {
-        try W2Workload(properties: velocitySize).makeStore()
-    }
+    bulkReadBenchmark("W2 frame with velocities + bulk velocity read (\(velocitySize) properties), 2 threads",
+                      threads: 2, properties: velocitySize, velocities: true)
 
     // What a host does each frame beside evaluating: every property's column copied out, as a
     // renderer uploads it (W2 at 100k, 1 and 2 threads; the frame alone is "W2 frame" above).
     let readSize = scaled(100_000)
     for threads in [1, 2] {
-        Benchmark("W2 frame + bulk read (\(readSize) properties), \(threads) thread\(threads == 1 ? "" : "s")",
-                  configuration: .init(metrics: metrics, tags: ["threads": "\(threads)", "build": BuildInfo.summary],
-                                       timeUnits: .microseconds, warmupIterations: 3, scalingFactor: .one,
-                                       maxDuration: .seconds(2), maxIterations: 10_000)) { (benchmark: Benchmark, store: TrackStore) in
-            let evaluator = FrameEvaluator(store: store, configuration: .init(maximumThreads: threads))
-            evaluator.evaluate(at: 0)
-            let properties = store.presentationProperties
-            let largest = properties.compactMap { store.presentation(of: $0)?.values.count }.max() ?? 1
-            let staging = UnsafeMutablePointer<Double>.allocate(capacity: max(1, largest))
-            staging.initialize(repeating: 0, count: max(1, largest))
-            defer { staging.deallocate() }
-            var frame = 1
-            benchmark.startMeasurement()
-            for _ in benchmark.scaledIterations {
-                evaluator.evaluate(at: Double(frame % 240) / 60)
-                for property in properties {
-                    guard let column = store.presentation(of: property), let values = column.values.baseAddress else { continue }
-                    staging.update(from: values, count: column.values.count)
-                }
-                frame += 1
-            }
-            benchmark.stopMeasurement()
-            blackHole(staging[0])
-        } setup: {
-            try W2Workload(properties: readSize).makeStore()
-        }
+        bulkReadBenchmark("W2 frame + bulk read (\(readSize) properties), \(threads) thread\(threads == 1 ? "" : "s")",
+                          threads: threads, properties: readSize, velocities: false)
     }
 
     // Changing animations: 1 % of W2's layers retargeted (each animation replaced by itself begun

@@ -362,6 +362,27 @@ final class PathBatch: TrackBatch {
         }
     }
 
+    /// The angle at weight `w` in the intervals of `angleTables` that start at `index` (eight
+    /// Floats each: start, slope, corner, angle after the corner, slope after it, exact flag):
+    /// the piece before or after the corner, so a corner turns the angle where it is; and the
+    /// lanes whose interval the table marks exact (a cusp: the scalar reference decides there).
+    @inline(__always)
+    private func tableAngles(at index: SIMD16<Int32>, weight w: SIMD16<Float>) -> (SIMD16<Float>, SIMDMask<SIMD16<Int32>>) {
+        var first = (SIMD16<Float>(), SIMD16<Float>(), SIMD16<Float>(), SIMD16<Float>())
+        var second = first
+        let tables = angleTables.base
+        // Each tuple is 64 contiguous Floats; the callers pass indices (and so index + 4) of
+        // quads inside an interval of a table in `angleTables`, or 0, its leading zeros.
+        withUnsafeMutableBytes(of: &first) { animation_gather_quads(tables, index, $0.baseAddress!.assumingMemoryBound(to: Float.self)) }
+        withUnsafeMutableBytes(of: &second) {
+            animation_gather_quads(tables, index &+ SIMD16<Int32>(repeating: 4), $0.baseAddress!.assumingMemoryBound(to: Float.self))
+        }
+        let (start, slope, corner, after) = first
+        var angle = start + slope * w
+        angle.replace(with: after + second.0 * (w - corner), where: w .>= corner)
+        return (angle, second.1 .!= 0)
+    }
+
     /// Block `i`'s velocities (semantics §5.6: constant speed along the path): the direction of
     /// travel from the path's angle table without a half turn — the same two pieces per interval
     /// as the rotation angles, so a corner turns the velocity where it is — times the length
@@ -377,19 +398,9 @@ final class PathBatch: TrackBatch {
             velocity.store(.zero, component: 1, block: i)
             return
         }
-        let index = load16(travelBase.base, i) &+ sample &* SIMD16<Int32>(repeating: 8)
-        var first = (SIMD16<Float>(), SIMD16<Float>(), SIMD16<Float>(), SIMD16<Float>())
-        var second = first
-        let tables = angleTables.base
-        // As in `storeAngles`: every index (and index + 4) is a quad of a direction table built
-        // for the track's path by `setTravel` (its sample count's intervals), or of the zeros.
-        withUnsafeMutableBytes(of: &first) { animation_gather_quads(tables, index, $0.baseAddress!.assumingMemoryBound(to: Float.self)) }
-        withUnsafeMutableBytes(of: &second) {
-            animation_gather_quads(tables, index &+ SIMD16<Int32>(repeating: 4), $0.baseAddress!.assumingMemoryBound(to: Float.self))
-        }
-        let (start, slope, corner, after) = first
-        var angle = start + slope * w
-        angle.replace(with: after + second.0 * (w - corner), where: w .>= corner)
+        // Every index is an interval of a direction table built for the track's path by
+        // `setTravel` (its sample count's intervals).
+        let (angle, exactInterval) = tableAngles(at: load16(travelBase.base, i) &+ sample &* SIMD16<Int32>(repeating: 8), weight: w)
         let (sine, cosine) = SIMDMath.sinCos(angle)
         let speed = load16(pathLength.base, i) * rate
         var vx = cosine * speed, vy = sine * speed
@@ -399,7 +410,7 @@ final class PathBatch: TrackBatch {
             vx.replace(with: chord.0 * perWeight, where: pieces)
             vy.replace(with: chord.1 * perWeight, where: pieces)
         }
-        let exact = (second.1 .!= 0) .& (rate .!= 0) .& .!pieces
+        let exact = exactInterval .& (rate .!= 0) .& .!pieces
         vx.replace(with: .nan, where: exact)
         vy.replace(with: .nan, where: exact)
         velocity.store(VelocityKernel.masked(vx, rate: rate), component: 0, block: i)
@@ -414,22 +425,10 @@ final class PathBatch: TrackBatch {
         let base = load16(angleBase.base, i)
         var index = base &+ sample &* SIMD16<Int32>(repeating: 8)
         index.replace(with: 0, where: base .< 0)   // no rotation mode: the zeros
-        var first = (SIMD16<Float>(), SIMD16<Float>(), SIMD16<Float>(), SIMD16<Float>())
-        var second = first
-        let tables = angleTables.base
-        // As in `finish`: each tuple is 64 contiguous Floats; every index (and index + 4) is a quad of
-        // the angle table, or 0, its leading zeros.
-        withUnsafeMutableBytes(of: &first) { animation_gather_quads(tables, index, $0.baseAddress!.assumingMemoryBound(to: Float.self)) }
-        withUnsafeMutableBytes(of: &second) {
-            animation_gather_quads(tables, index &+ SIMD16<Int32>(repeating: 4), $0.baseAddress!.assumingMemoryBound(to: Float.self))
-        }
-        let (start, slope, corner, after) = first
-        let (slopeAfter, exact) = (second.0, second.1)
-        var angle = start + slope * w
-        angle.replace(with: after + slopeAfter * (w - corner), where: w .>= corner)
-        let turns = SIMDMath.roundedToNearestEven(angle * (1 / (2 * Float.pi)))
-        angle = angle - turns * (2 * Float.pi)
-        storeAngles(angle, block: i, timing: timing, referenceLanes: (exact .!= 0) .& (timing.weight .!= 0) .& (base .>= 0),
+        let (unwrapped, exact) = tableAngles(at: index, weight: w)
+        let turns = SIMDMath.roundedToNearestEven(unwrapped * (1 / (2 * Float.pi)))
+        let angle = unwrapped - turns * (2 * Float.pi)
+        storeAngles(angle, block: i, timing: timing, referenceLanes: exact .& (timing.weight .!= 0) .& (base .>= 0),
                     rotating: rotating, into: (self.angle.base, angleCosine.base, angleSine.base))
     }
 }
