@@ -3,6 +3,7 @@
 #
 #   Benchmarks/run-report.sh                  # full run → perf-reports/<date>-<commit>/
 #   Benchmarks/run-report.sh --smoke DIR      # small sizes, one x86-64-v3 build, for CI: the same files, in DIR
+#   Benchmarks/run-report.sh --smoke --build-only   # the smoke's build alone (CI builds it early, beside others)
 #
 # What runs (each in the same run, so ratios compare like with like):
 #   - engine-shim (google benchmark): the engine through the C interface beside C++ baselines,
@@ -15,13 +16,16 @@
 # Requires: libbenchmark-dev, valgrind (apt-get install -y libbenchmark-dev valgrind).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-smoke=0
+smoke=0 build_only=0
 if [ "${1:-}" = "--smoke" ]; then smoke=1; shift; fi
+if [ "${1:-}" = "--build-only" ]; then build_only=1; shift; fi
 commit=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
 day=$(date -u +%Y-%m-%d)
-out=${1:-perf-reports/$day-$commit}
-mkdir -p "$out"
-out=$(cd "$out" && pwd)
+if [ $build_only = 0 ]; then
+    out=${1:-perf-reports/$day-$commit}
+    mkdir -p "$out"
+    out=$(cd "$out" && pwd)
+fi
 native=(-Xcc -march=native)
 native_dir=.build-native portable=() portable_dir=.build
 
@@ -49,9 +53,11 @@ echo "== building (engine native for the shim and batch-figures; portable for th
 for product in engine-shim batch-figures; do
     (cd Benchmarks && swift build -c release "${native[@]}" --scratch-path "$native_dir" --product "$product" 2>&1 | tail -n 1)
 done
-for product in instruction-count perf-report batch-figures; do
+# EngineBenchmarks too: the benchmark plugin below finds it built (the same configuration).
+for product in instruction-count perf-report batch-figures EngineBenchmarks; do
     (cd Benchmarks && swift build -c release ${portable[@]+"${portable[@]}"} --scratch-path "$portable_dir" --product "$product" 2>&1 | tail -n 1)
 done
+[ $build_only = 1 ] && exit 0
 
 cpu=$(grep -m1 "model name" /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//' || echo unknown)
 cat > "$out/environment.json" <<JSON
@@ -73,7 +79,11 @@ mv "$out/Current_run.jmh.json" "$out/swift.jmh.json"
 
 echo "== batch-figures, native and portable =="
 "Benchmarks/$native_dir/release/batch-figures" "${figures[@]}" --json > "$out/figures-native.json"
-"Benchmarks/$portable_dir/release/batch-figures" "${figures[@]}" --json > "$out/figures-portable.json"
+if [ "$native_dir" = "$portable_dir" ]; then   # the smoke's one build: the same binary, run once
+    cp "$out/figures-native.json" "$out/figures-portable.json"
+else
+    "Benchmarks/$portable_dir/release/batch-figures" "${figures[@]}" --json > "$out/figures-portable.json"
+fi
 
 echo "== instructions per evaluation (callgrind) =="
 binary=$(mktemp)

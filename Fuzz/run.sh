@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs one fuzz target under libFuzzer with AddressSanitizer (docs/fuzzing.md):
 #   bash Fuzz/run.sh TARGET [libFuzzer options]      e.g. bash Fuzz/run.sh path -runs=1000000
+#   bash Fuzz/run.sh --build-only                    the instrumented build alone (CI builds it early)
 # Targets: scene, path, keyframes, c-interface, layer-tree, lottie, animator. New corpus entries go to
 # Fuzz/.build-fuzz/corpus/TARGET (the committed seeds in Fuzz/Corpus/TARGET are read, not
 # written); a failing input is saved as Fuzz/.build-fuzz/artifacts/TARGET-crash-… — copy it to
@@ -20,6 +21,7 @@ fi
 swift build -c release --scratch-path .build-fuzz --product animation-fuzz \
     -Xswiftc -sanitize=address -Xswiftc -sanitize-coverage=edge,trace-cmp,inline-8bit-counters,pc-table \
     -Xswiftc -DFUZZING -Xlinker "$runtime" -Xlinker -lstdc++ 2>&1 | grep -v "Cannot export local symbol" | tail -n 3
+[ "$target" = --build-only ] && exit 0
 mkdir -p ".build-fuzz/corpus/$target" .build-fuzz/artifacts
 # Swift's own crash handler would read memory ASan guards and bury the trap's report: off.
 export SWIFT_BACKTRACE=enable=no

@@ -8,7 +8,9 @@
 // instruction metric needs hardware counters, which these virtual machines do not expose:
 // `instruction-count` measures instructions per evaluation under callgrind instead.
 //
-// BENCHMARK_SCALE=small (the CI smoke) shrinks every workload 10×.
+// BENCHMARK_SCALE=small (the CI smoke) shrinks every workload 10× and measures each for a quarter
+// of a second: the smoke checks that every benchmark runs and allocates nothing per frame, and
+// the 2–3 s each measured for the report took 4.7 of its minutes.
 import AnimationBatch
 import AnimationCore
 import AnimationScene
@@ -20,6 +22,8 @@ import LayerTreeSeeds
 
 let small = ProcessInfo.processInfo.environment["BENCHMARK_SCALE"] == "small"
 func scaled(_ n: Int) -> Int { small ? max(n / 10, 1_000) : n }
+/// How long a benchmark measures: `n` seconds for a report, a quarter second in the smoke.
+func seconds(_ n: Int) -> Duration { small ? .milliseconds(250) : .seconds(n) }
 
 let metrics: [BenchmarkMetric] = [.wallClock, .throughput, .mallocCountTotal]
 
@@ -101,7 +105,7 @@ func frameBenchmark(_ name: String, threads: Int, scheduler: FrameEvaluator.Conf
     Benchmark(name,
               configuration: .init(metrics: metrics, tags: ["threads": "\(threads)", "build": BuildInfo.summary],
                                    timeUnits: .microseconds, warmupIterations: 3, scalingFactor: .one,
-                                   maxDuration: .seconds(maximumSeconds), maxIterations: 10_000)) { (benchmark: Benchmark, store: TrackStore) in
+                                   maxDuration: seconds(maximumSeconds), maxIterations: 10_000)) { (benchmark: Benchmark, store: TrackStore) in
         let evaluator = FrameEvaluator(store: store, configuration: .init(maximumThreads: threads, scheduler: scheduler,
                                                                           computesVelocity: velocities))
         evaluator.evaluate(at: 0)   // plan, start the workers, warm the caches
@@ -125,7 +129,7 @@ func bulkReadBenchmark(_ name: String, threads: Int, properties size: Int, veloc
     Benchmark(name,
               configuration: .init(metrics: metrics, tags: ["threads": "\(threads)", "build": BuildInfo.summary],
                                    timeUnits: .microseconds, warmupIterations: 3, scalingFactor: .one,
-                                   maxDuration: .seconds(2), maxIterations: 10_000)) { (benchmark: Benchmark, store: TrackStore) in
+                                   maxDuration: seconds(2), maxIterations: 10_000)) { (benchmark: Benchmark, store: TrackStore) in
         let evaluator = FrameEvaluator(store: store, configuration: .init(maximumThreads: threads, computesVelocity: velocities))
         evaluator.evaluate(at: 0)
         let properties = store.presentationProperties
@@ -159,7 +163,7 @@ let benchmarks: @Sendable () -> Void = {
     for threads in [1, 2] {
         Benchmark("W1 timing curves (\(w1Count)) engine, \(threads) thread\(threads == 1 ? "" : "s")",
                   configuration: .init(metrics: metrics, tags: ["threads": "\(threads)", "evaluations": "\(w1Count)", "build": BuildInfo.summary],
-                                       timeUnits: .microseconds, maxDuration: .seconds(2))) { (benchmark: Benchmark, state: W1State) in
+                                       timeUnits: .microseconds, maxDuration: seconds(2))) { (benchmark: Benchmark, state: W1State) in
             let (workload, batch, outputs) = (state.workload, state.batch, state.outputs)
             benchmark.startMeasurement()
             for _ in benchmark.scaledIterations {
@@ -178,7 +182,7 @@ let benchmarks: @Sendable () -> Void = {
     let referenceCount = scaled(100_000)
     Benchmark("W1 timing curves (\(referenceCount)) scalar reference, 1 thread",
               configuration: .init(metrics: metrics, tags: ["threads": "1", "evaluations": "\(referenceCount)"],
-                                   timeUnits: .microseconds, maxDuration: .seconds(2))) { (benchmark: Benchmark, workload: W1Workload) in
+                                   timeUnits: .microseconds, maxDuration: seconds(2))) { (benchmark: Benchmark, workload: W1Workload) in
         var sum = 0.0
         benchmark.startMeasurement()
         for _ in benchmark.scaledIterations {
@@ -203,7 +207,7 @@ let benchmarks: @Sendable () -> Void = {
     let sample = scaled(20_000)
     Benchmark("W2 frame (\(sample) properties) scalar reference, 1 thread",
               configuration: .init(metrics: metrics, tags: ["threads": "1", "properties": "\(sample)"],
-                                   timeUnits: .microseconds, maxDuration: .seconds(3), maxIterations: 50)) { (benchmark: Benchmark, workload: W2Workload) in
+                                   timeUnits: .microseconds, maxDuration: seconds(3), maxIterations: 50)) { (benchmark: Benchmark, workload: W2Workload) in
         var frame = 1
         benchmark.startMeasurement()
         for _ in benchmark.scaledIterations {
@@ -245,7 +249,7 @@ let benchmarks: @Sendable () -> Void = {
     Benchmark("W2 retarget 1 % then evaluate (\(churnSize) properties), 1 thread",
               configuration: .init(metrics: metrics, tags: ["threads": "1", "build": BuildInfo.summary],
                                    timeUnits: .microseconds, warmupIterations: 3, scalingFactor: .one,
-                                   maxDuration: .seconds(2), maxIterations: 10_000)) { (benchmark: Benchmark, churn: ChurnState) in
+                                   maxDuration: seconds(2), maxIterations: 10_000)) { (benchmark: Benchmark, churn: ChurnState) in
         let perTick = max(1, churn.handles.count / 100)
         benchmark.startMeasurement()
         for _ in benchmark.scaledIterations {
@@ -267,7 +271,7 @@ let benchmarks: @Sendable () -> Void = {
     Benchmark("W2 retarget every basic and spring animation in one call (\(retargetSize) properties), 1 thread",
               configuration: .init(metrics: metrics, tags: ["threads": "1", "build": BuildInfo.summary],
                                    timeUnits: .milliseconds, warmupIterations: 1, scalingFactor: .one,
-                                   maxDuration: .seconds(3), maxIterations: 200)) { (benchmark: Benchmark, churn: ChurnState) in
+                                   maxDuration: seconds(3), maxIterations: 200)) { (benchmark: Benchmark, churn: ChurnState) in
         var indices: [Int] = [], handles: [AnimationHandle] = [], near: [AnimationValue] = [], far: [AnimationValue] = []
         for (i, animation) in churn.originals.enumerated() where animation is BasicAnimation || animation is SpringAnimation {
             guard let kind = (animation as? any PropertyAnimation)?.valueKind else { continue }
@@ -316,7 +320,7 @@ let benchmarks: @Sendable () -> Void = {
         Benchmark("W3 LayerContext.tick + bulk read (\(seedLayers) layers), \(threads) thread\(threads == 1 ? "" : "s")",
                   configuration: .init(metrics: metrics, tags: ["threads": "\(threads)", "build": BuildInfo.summary],
                                        timeUnits: .microseconds, warmupIterations: 3, scalingFactor: .one,
-                                       maxDuration: .seconds(2), maxIterations: 10_000)) { (benchmark: Benchmark, context: LayerContext) in
+                                       maxDuration: seconds(2), maxIterations: 10_000)) { (benchmark: Benchmark, context: LayerContext) in
             context.evaluator.configuration.maximumThreads = threads
             let copier = ColumnCopier(context.store)
             context.tick(at: 0)
@@ -337,7 +341,7 @@ let benchmarks: @Sendable () -> Void = {
     Benchmark("W3 engine frame + bulk read on the LayerTree's store (\(seedLayers) layers), 2 threads",
               configuration: .init(metrics: metrics, tags: ["threads": "2", "build": BuildInfo.summary],
                                    timeUnits: .microseconds, warmupIterations: 3, scalingFactor: .one,
-                                   maxDuration: .seconds(2), maxIterations: 10_000)) { (benchmark: Benchmark, context: LayerContext) in
+                                   maxDuration: seconds(2), maxIterations: 10_000)) { (benchmark: Benchmark, context: LayerContext) in
         context.evaluator.configuration.maximumThreads = 2
         let copier = ColumnCopier(context.store)
         context.tick(at: 0)
@@ -360,7 +364,7 @@ let benchmarks: @Sendable () -> Void = {
     Benchmark("LayerTree implicit animations on 1 % of the seed layers then tick + bulk read (\(seedLayers) layers), 2 threads",
               configuration: .init(metrics: metrics, tags: ["threads": "2", "build": BuildInfo.summary],
                                    timeUnits: .microseconds, warmupIterations: 3, scalingFactor: .one,
-                                   maxDuration: .seconds(2), maxIterations: 10_000)) { (benchmark: Benchmark, context: LayerContext) in
+                                   maxDuration: seconds(2), maxIterations: 10_000)) { (benchmark: Benchmark, context: LayerContext) in
         context.evaluator.configuration.maximumThreads = 2
         let copier = ColumnCopier(context.store)
         let layers = context.rootLayer.sublayers ?? []
@@ -392,7 +396,7 @@ let benchmarks: @Sendable () -> Void = {
         Benchmark("LayerTree changes interrupting moving animations on 1 % of the seed layers then tick (\(seedLayers) layers), \(mode), 2 threads",
                   configuration: .init(metrics: metrics, tags: ["threads": "2", "build": BuildInfo.summary],
                                        timeUnits: .microseconds, warmupIterations: 3, scalingFactor: .one,
-                                       maxDuration: .seconds(2), maxIterations: 10_000)) { (benchmark: Benchmark, context: LayerContext) in
+                                       maxDuration: seconds(2), maxIterations: 10_000)) { (benchmark: Benchmark, context: LayerContext) in
             context.evaluator.configuration.maximumThreads = 2
             let layers = context.rootLayer.sublayers ?? []
             let perTick = max(1, layers.count / 100)
@@ -424,7 +428,7 @@ let benchmarks: @Sendable () -> Void = {
     Benchmark("Layer.velocity of every animated key of 1 % of the seed layers (\(seedLayers) layers), per read",
               configuration: .init(metrics: metrics, tags: ["threads": "1", "build": BuildInfo.summary],
                                    timeUnits: .nanoseconds, warmupIterations: 3, scalingFactor: .one,
-                                   maxDuration: .seconds(2), maxIterations: 10_000)) { (benchmark: Benchmark, context: LayerContext) in
+                                   maxDuration: seconds(2), maxIterations: 10_000)) { (benchmark: Benchmark, context: LayerContext) in
         let layers = Array((context.rootLayer.sublayers ?? []).prefix(max(1, seedLayers / 100)))
         let reads: [(Layer, String)] = layers.flatMap { layer in
             context.store.slots(of: context.layerID(of: layer)!).compactMap { context.store.key(of: $0).map { (layer, $0.property) } }
@@ -470,7 +474,7 @@ let benchmarks: @Sendable () -> Void = {
         Benchmark("Settled tree (\(seedLayers) layers, \(what)): isSettled per frame",
                   configuration: .init(metrics: metrics, tags: ["threads": "2", "build": BuildInfo.summary],
                                        timeUnits: .nanoseconds, warmupIterations: 3, scalingFactor: .kilo,
-                                       maxDuration: .seconds(2), maxIterations: 10_000)) { (benchmark: Benchmark, context: LayerContext) in
+                                       maxDuration: seconds(2), maxIterations: 10_000)) { (benchmark: Benchmark, context: LayerContext) in
             precondition(context.isSettled)
             var settled = 0
             benchmark.startMeasurement()
@@ -483,7 +487,7 @@ let benchmarks: @Sendable () -> Void = {
         Benchmark("Settled tree (\(seedLayers) layers, \(what)): tick per frame",
                   configuration: .init(metrics: metrics, tags: ["threads": "2", "build": BuildInfo.summary],
                                        timeUnits: .microseconds, warmupIterations: 3, scalingFactor: .one,
-                                       maxDuration: .seconds(2), maxIterations: 10_000)) { (benchmark: Benchmark, context: LayerContext) in
+                                       maxDuration: seconds(2), maxIterations: 10_000)) { (benchmark: Benchmark, context: LayerContext) in
             var frame = 61
             benchmark.startMeasurement()
             for _ in benchmark.scaledIterations {
