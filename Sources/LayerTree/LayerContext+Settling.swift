@@ -47,7 +47,8 @@ extension LayerContext {
     }
 
     /// True while some animation in the tree repeats forever (an infinite `repeatCount` or
-    /// `repeatDuration`) on a clock that moves: ``isSettled`` then stays false.
+    /// `repeatDuration`) on a clock that moves: ``isSettled`` then stays false. One whose time
+    /// overflowed past its end by the last tick (a speed near 1e308) has ended and does not count.
     public var hasInfiniteAnimations: Bool {
         store.hasInfiniteAnimations
     }

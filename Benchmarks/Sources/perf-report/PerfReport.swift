@@ -46,6 +46,9 @@ struct Report {
         }
         if let shim = try Self.json(folder, "shim.json") { readShim(shim) }
         if let swift = try Self.json(folder, "swift.jmh.json") { readJMH(swift) }
+        if let data = FileManager.default.contents(atPath: folder.appendingPathComponent("swift-standalone.txt").path) {
+            readStandalone(String(decoding: data, as: UTF8.self))
+        }
         for build in ["native", "portable"] {
             if let figures = try Self.json(folder, "figures-\(build).json") { readFigures(figures, build: build) }
         }
@@ -104,6 +107,33 @@ struct Report {
                 } else if metric.hasPrefix("Malloc (total)") {
                     figures.append(Figure(name: "swift " + name + " mallocs", value: p50, unit: "count", noise: 0))
                 }
+            }
+        }
+    }
+
+    /// The suites run without the benchmark plugin (the CI smoke: `EngineBenchmarks --quiet true`,
+    /// which prints each benchmark's histograms): the malloc count's median per benchmark, named
+    /// as ``readJMH(_:)`` names them. Times are left out: the smoke measures each benchmark a
+    /// quarter second, and its figures serve no comparison.
+    mutating func readStandalone(_ text: String) {
+        var name: String?, inMallocs = false
+        for line in text.split(separator: "\n", omittingEmptySubsequences: true).map({ $0.trimmingCharacters(in: .whitespaces) }) {
+            if line.hasPrefix("Debug results for "), line.hasSuffix(":") {
+                var n = String(line.dropFirst("Debug results for ".count).dropLast())
+                if let tags = n.range(of: " (build:") ?? n.range(of: " (evaluations:") ?? n.range(of: " (threads:")
+                    ?? n.range(of: " (properties:") {
+                    n = String(n[..<tags.lowerBound])
+                }
+                (name, inMallocs) = (n, false)
+            } else if line.hasPrefix("Malloc (total)") {
+                inMallocs = true
+            } else if inMallocs, let n = name {
+                // Histogram rows: value, percentile, count, 1/(1 − percentile); the first row at
+                // or past the 50th percentile holds the median.
+                let fields = line.split(separator: " ").compactMap { Double($0) }
+                guard fields.count >= 2, fields[1] >= 0.5 else { continue }
+                figures.append(Figure(name: "swift " + n + " mallocs", value: fields[0], unit: "count", noise: 0))
+                inMallocs = false
             }
         }
     }

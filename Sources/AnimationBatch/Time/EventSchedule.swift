@@ -616,6 +616,8 @@ extension TrackStore {
 
     /// Whether some animation in the store repeats forever (an infinite `repeatCount` or
     /// `repeatDuration`, semantics §2.3) on a clock that moves: the store then never settles.
+    /// One whose time overflowed past its end by the latest frame (a speed near 1e308) has ended
+    /// and does not count (docs/settling.md).
     public var hasInfiniteAnimations: Bool {
         schedule.hasInfiniteAnimations()
     }
