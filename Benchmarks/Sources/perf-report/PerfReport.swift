@@ -92,11 +92,7 @@ struct Report {
     mutating func readJMH(_ json: JSON) {
         for benchmark in json.arrayValue ?? [] {
             guard var name = benchmark["benchmark"]?.stringValue else { continue }
-            name = name.replacingOccurrences(of: "package.benchmark.EngineBenchmarks.", with: "").replacingOccurrences(of: "_", with: " ")
-            if let tags = name.range(of: " (build:") ?? name.range(of: " (evaluations:") ?? name.range(of: " (threads:")
-                ?? name.range(of: " (properties:") {
-                name = String(name[..<tags.lowerBound])
-            }
+            name = Self.withoutTags(name.replacingOccurrences(of: "package.benchmark.EngineBenchmarks.", with: "").replacingOccurrences(of: "_", with: " "))
             for (metric, data) in benchmark["secondaryMetrics"]?.objectValue ?? [] {
                 guard let p = data["scorePercentiles"], let p50 = p["50.0"]?.numberValue else { continue }
                 let unit = data["scoreUnit"]?.stringValue ?? ""
@@ -111,6 +107,14 @@ struct Report {
         }
     }
 
+    /// A benchmark's name without the tags package-benchmark appends (build, evaluations,
+    /// threads, properties).
+    static func withoutTags(_ name: String) -> String {
+        guard let tags = name.range(of: " (build:") ?? name.range(of: " (evaluations:") ?? name.range(of: " (threads:")
+            ?? name.range(of: " (properties:") else { return name }
+        return String(name[..<tags.lowerBound])
+    }
+
     /// The suites run without the benchmark plugin (the CI smoke: `EngineBenchmarks --quiet true`,
     /// which prints each benchmark's histograms): the malloc count's median per benchmark, named
     /// as ``readJMH(_:)`` names them. Times are left out: the smoke measures each benchmark a
@@ -119,12 +123,7 @@ struct Report {
         var name: String?, inMallocs = false
         for line in text.split(separator: "\n", omittingEmptySubsequences: true).map({ $0.trimmingCharacters(in: .whitespaces) }) {
             if line.hasPrefix("Debug results for "), line.hasSuffix(":") {
-                var n = String(line.dropFirst("Debug results for ".count).dropLast())
-                if let tags = n.range(of: " (build:") ?? n.range(of: " (evaluations:") ?? n.range(of: " (threads:")
-                    ?? n.range(of: " (properties:") {
-                    n = String(n[..<tags.lowerBound])
-                }
-                (name, inMallocs) = (n, false)
+                (name, inMallocs) = (Self.withoutTags(String(line.dropFirst("Debug results for ".count).dropLast())), false)
             } else if line.hasPrefix("Malloc (total)") {
                 inMallocs = true
             } else if inMallocs, let n = name {
