@@ -10,10 +10,17 @@ public enum PrecisionTable {
     /// basic / keyframe values `1e-5 · (|from| + |to| + 1)` (with the values' scale, including
     /// cumulative growth over up to four repeats); springs `1e-4 · |to − from|`; points on paths
     /// `1e-3 · length` (semantics §5.6; a path animation with a rotation mode also turns the
-    /// transform, §5.7).
+    /// transform, §5.7). The same as `bound(property:model:animations:).tolerance(reference:)`.
     public static func tolerance(property: String, model: AnimationValue?, animations: [any Animation], reference: AnimationValue) -> Double {
-        var scale = max(magnitude(reference), model.map(magnitude) ?? 0)
-        var extra = 0.0
+        bound(property: property, model: model, animations: animations).tolerance(reference: reference)
+    }
+
+    /// What ``tolerance(property:model:animations:reference:)`` takes from the animations, which
+    /// does not change from frame to frame: a check that judges one layer's property at many times
+    /// works it out once (it walks the animations' leaves and measures their paths).
+    public static func bound(property: String, model: AnimationValue?, animations: [any Animation]) -> Bound {
+        var scale = model.map(magnitude) ?? 0
+        var terms: [Bound.Term] = []
         for animation in animations {
             for leaf in animation.leaves where AnimationKeyPath.split(leaf.animation.keyPath).property == property
                 || (property == "transform" && (leaf.animation as? KeyframeAnimation)?.rotationMode != nil) {
@@ -23,10 +30,10 @@ public enum PrecisionTable {
                     for v in [b.fromValue, b.toValue, b.byValue].compactMap({ $0 }) { scale = max(scale, magnitude(v) * (repeats + 1)) }
                 case let s as SpringAnimation:
                     for v in [s.fromValue, s.toValue, s.byValue].compactMap({ $0 }) { scale = max(scale, magnitude(v) * (repeats + 1)) }
-                    extra += 1e-4 * 2 * scale * repeats
+                    terms.append(.spring(scale: scale, repeats: repeats))
                 case let k as KeyframeAnimation:
                     if let path = k.path {
-                        extra += 1e-3 * path.length * repeats + 1e-5 * magnitude(.rect(path.boundingBox)) * repeats
+                        terms.append(.fixed(1e-3 * path.length * repeats + 1e-5 * magnitude(.rect(path.boundingBox)) * repeats))
                     } else {
                         for v in k.values ?? [] { scale = max(scale, magnitude(v) * (repeats + 1)) }
                     }
@@ -34,7 +41,35 @@ public enum PrecisionTable {
                 }
             }
         }
-        return 1e-5 * (1 + 2 * scale) + extra
+        return Bound(scale: scale, terms: terms)
+    }
+
+    /// The part of a tolerance that depends only on the animations (``bound(property:model:animations:)``);
+    /// ``tolerance(reference:)`` adds the value judged.
+    public struct Bound: Sendable {
+        enum Term: Sendable {
+            /// A path's share, the same at every value.
+            case fixed(Double)
+            /// A spring's share, `1e-4 · 2 · scale · repeats` with the scale so far (the value's
+            /// magnitude included).
+            case spring(scale: Double, repeats: Double)
+        }
+        /// The largest magnitude among the model and the animations' values (with their repeats).
+        let scale: Double
+        let terms: [Term]
+
+        /// The tolerance for a value whose reference is `reference`.
+        public func tolerance(reference: AnimationValue) -> Double {
+            let r = PrecisionTable.magnitude(reference)
+            var extra = 0.0
+            for term in terms {
+                switch term {
+                case .fixed(let e): extra += e
+                case .spring(let s, let repeats): extra += 1e-4 * 2 * max(r, s) * repeats
+                }
+            }
+            return 1e-5 * (1 + 2 * max(r, scale)) + extra
+        }
     }
 
     /// The largest absolute difference between two values' components (NaN against NaN counts as

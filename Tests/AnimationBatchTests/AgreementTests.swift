@@ -115,16 +115,21 @@ struct AgreementTests {
         var failures: [String] = []
         var previous: [AnimationHandle: TimingPhase?] = [:]
         var eventFrames = 0
+        // Each layer's tolerance bounds, worked out once (they depend on the animations, not the time).
+        var bounds = [[String: PrecisionTable.Bound]](repeating: [:], count: scene.layers.count)
         for t in times {
             evaluator.evaluate(at: t)
-            for layer in scene.layers {
+            for (l, layer) in scene.layers.enumerated() {
                 let reference = ReferenceEvaluator.presentationValues(model: layer.model, animations: layer.animations, at: t)
                 for (property, expected) in reference {
                     guard let batch = evaluator.value(layer: layer.layer, property: property) else {
                         failures.append("\(layer.layer) \(property): no slot")
                         continue
                     }
-                    let tol = tolerance(property: property, layer: layer, reference: expected)
+                    if bounds[l][property] == nil {
+                        bounds[l][property] = PrecisionTable.bound(property: property, model: layer.model[property], animations: layer.animations)
+                    }
+                    let tol = bounds[l][property]!.tolerance(reference: expected)   // set just above
                     let difference = maxDifference(batch, expected)
                     checked += 1
                     if difference <= tol {

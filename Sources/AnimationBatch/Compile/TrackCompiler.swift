@@ -99,33 +99,38 @@ enum TrackCompiler {
             k.value(in: TimingState(phase: .active, contributes: true, activeTime: 0, iteration: 0, basicTime: 0, progress: p),
                     base: base) ?? base
         }
-        func deviation(_ a: (Double, AnimationValue), _ b: (Double, AnimationValue)) -> Double {
+        typealias Key = (Double, AnimationValue)
+        func at(_ p: Double) -> Key { (p, value(p)) }
+        /// The largest miss of the lerp from `a` to `b` at the interval's three quarter points.
+        func deviation(_ a: Key, _ b: Key, _ quarters: [Key]) -> Double {
             var worst = 0.0
-            for w in [0.25, 0.5, 0.75] {
-                let exact = value(a.0 + (b.0 - a.0) * w).components
-                let lerped = a.1.interpolated(to: b.1, fraction: w).components
-                for (x, y) in zip(exact, lerped) { worst = max(worst, abs(x - y)) }
+            for (p, exact) in quarters {
+                let lerped = a.1.interpolated(to: b.1, fraction: (p - a.0) / (b.0 - a.0)).components
+                for (x, y) in zip(exact.components, lerped) { worst = max(worst, abs(x - y)) }
             }
             return worst
         }
-        var keys: [(Double, AnimationValue)] = []
-        func refine(_ a: (Double, AnimationValue), _ b: (Double, AnimationValue), depth: Int) {
-            if depth < 24 && keys.count < 16_384 && deviation(a, b) > tolerance {
-                let mid = (a.0 + b.0) / 2
-                let m = (mid, value(mid))
-                refine(a, m, depth: depth + 1)
-                refine(m, b, depth: depth + 1)
-            } else {
-                keys.append(b)
+        var keys: [Key] = []
+        // An interval comes with its midpoint's value, and its halves are judged at their own
+        // midpoints, its quarter points: two evaluations of the spline per interval instead of four
+        // (each is an arc-length solve; this resampling was most of adding such an animation).
+        func refine(_ a: Key, _ m: Key, _ b: Key, depth: Int) {
+            if depth < 24 && keys.count < 16_384 {
+                let q1 = at((a.0 + m.0) / 2), q3 = at((m.0 + b.0) / 2)
+                if deviation(a, b, [q1, m, q3]) > tolerance {
+                    refine(a, q1, m, depth: depth + 1)
+                    refine(m, q3, b, depth: depth + 1)
+                    return
+                }
             }
+            keys.append(b)
         }
         let start = 32
-        var previous = (0.0, value(0))
+        var previous = at(0)
         keys.append(previous)
         for j in 1...start {
-            let p = Double(j) / Double(start)
-            let next = (p, value(p))
-            refine(previous, next, depth: 0)
+            let next = at(Double(j) / Double(start))
+            refine(previous, at((previous.0 + next.0) / 2), next, depth: 0)
             previous = next
         }
         return (keys.map(\.1), keys.map(\.0))
