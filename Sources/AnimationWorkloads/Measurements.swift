@@ -318,6 +318,11 @@ public struct VelocityFigures: Sendable, Codable {
     /// Every property's velocities read in bulk (`FrameEvaluator.velocities(of:)`, each component
     /// copied once), per value; median of the repeats.
     public var bulkNanosecondsPerValue: Double
+    /// The first bulk read of every property's velocities after each frame, per value (median
+    /// of fifteen frames): a renderer's read, which also fills the rows the kernels left to the
+    /// scalar reference (``FrameEvaluator/velocities(of:)``); the later reads of the same frame
+    /// are ``bulkNanosecondsPerValue``.
+    public var firstReadNanosecondsPerValue: Double
     /// Slots whose velocity the kernels computed (the rest are read from the scalar reference).
     public var computedValues: Int
     public var threads: Int
@@ -327,7 +332,7 @@ extension Measure {
     /// ``VelocityFigures`` for `evaluator`'s store on `threads` threads: `frames` frames at 60 Hz
     /// each way, in alternating runs of eight computing velocities and eight not (the
     /// configuration switched between frames), then fifteen bulk reads of every property's velocities after a frame that
-    /// computed them. The evaluator is left computing none.
+    /// computed them, then fifteen frames each followed by one. The evaluator is left computing none.
     public static func velocities(_ evaluator: FrameEvaluator, frames count: Int, threads: Int) -> VelocityFigures {
         let store = evaluator.store
         evaluator.configuration.maximumThreads = threads
@@ -361,12 +366,20 @@ extension Measure {
             for property in properties { sink += staging.upload(evaluator.velocities(of: property)) }
             samples.append(Double(nanoseconds() - start) / Double(max(1, slots.count)))
         }
+        var firstReads: [Double] = []
+        for k in 0..<15 {
+            evaluator.evaluate(at: 0.5 + Double(k + 1) / 60)
+            let start = nanoseconds()
+            for property in properties { sink += staging.upload(evaluator.velocities(of: property)) }
+            firstReads.append(Double(nanoseconds() - start) / Double(max(1, slots.count)))
+        }
         if sink == .infinity { print("") }   // keeps the reads
         evaluator.configuration.computesVelocity = false
         let withStatistics = FrameStatistics(with), withoutStatistics = FrameStatistics(without)
         return VelocityFigures(values: slots.count, withVelocity: withStatistics, without: withoutStatistics,
                                addedFraction: withStatistics.p50Seconds / withoutStatistics.p50Seconds - 1,
-                               bulkNanosecondsPerValue: FrameStatistics(samples).p50Seconds, computedValues: computed, threads: threads)
+                               bulkNanosecondsPerValue: FrameStatistics(samples).p50Seconds,
+                               firstReadNanosecondsPerValue: FrameStatistics(firstReads).p50Seconds, computedValues: computed, threads: threads)
     }
 }
 

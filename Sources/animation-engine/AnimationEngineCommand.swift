@@ -276,6 +276,7 @@ struct Bench: ParsableCommand {
                 ("velocityFrameAloneP50Seconds", .number(v.without.p50Seconds)),
                 ("velocityAddedFraction", .number(v.addedFraction)),
                 ("velocityBulkReadNanosecondsPerValue", .number(v.bulkNanosecondsPerValue)),
+                ("velocityFirstReadNanosecondsPerValue", .number(v.firstReadNanosecondsPerValue)),
                 ("velocityComputedValues", .number(Double(v.computedValues))),
                 ("velocityValues", .number(Double(v.values))),
             ] } ?? []))
@@ -321,6 +322,8 @@ struct Bench: ParsableCommand {
                                                      v.without.p50Seconds * 1e3, v.addedFraction * 100)),
                 ("velocities read in bulk", String(format: "%.2f ns per value (%d of %d computed by the kernels, the rest by the reference)",
                                                    v.bulkNanosecondsPerValue, v.computedValues, v.values)),
+                ("first bulk read after a frame", String(format: "%.2f ns per value (the rows left to the reference filled from it)",
+                                                         v.firstReadNanosecondsPerValue)),
             ]
         }
         // The headline: what a reader wants from one run, before the figures behind it.

@@ -123,21 +123,31 @@ struct VelocityColumnTests {
         }
     }
 
-    @Test("the bulk read gives every row the per-slot read gives, rows the kernels leave to the reference filled from it")
-    func bulkReadMatchesSingleReads() throws {
-        let scene = try Scene(seed: 0xC05, layers: 40)
-        let evaluator = FrameEvaluator(store: scene.store, configuration: .init(computesVelocity: true))
-        evaluator.evaluate(at: 0.7)
-        for (property, _) in RandomAnimations.properties {
-            let column = try #require(evaluator.velocities(of: property))
-            #expect(column.count == scene.store.presentation(of: property)?.count)
-            for row in 0..<column.count {
-                let slot = try #require(column.slot(atRow: row))
-                let value = try #require(column.value(atRow: row))
-                #expect(value == evaluator.velocity(of: slot), "\(property) row \(row)")
-                #expect(value.components.allSatisfy { !$0.isNaN })
+    @Test("the bulk read gives every row the per-slot read gives, rows the kernels leave to the reference filled from it",
+          arguments: [1, 4])
+    func bulkReadMatchesSingleReads(chunks: Int) throws {
+        // The frame lists the rows it leaves to the reference (whole transforms, transform and
+        // general compositions, nearly vertical curves, cusps of paced paths) as its chunks write
+        // them; the bulk read fills those. Several chunks on two threads list them too.
+        let scene = try Scene(seed: 0xC05, layers: TestScale.count(debug: 40, release: 400))
+        let evaluator = FrameEvaluator(store: scene.store, configuration: .init(parallelThreshold: 0, chunksPerBatch: chunks,
+                                                                                maximumThreads: chunks == 1 ? 1 : 2, computesVelocity: true))
+        var leftToTheReference = 0
+        for t in [0.3, 0.7, 1.9, 3.1] {
+            evaluator.evaluate(at: t)
+            leftToTheReference += scene.store.allSlots.count { !evaluator.computedVelocity(of: $0) }
+            for (property, _) in RandomAnimations.properties {
+                let column = try #require(evaluator.velocities(of: property))
+                #expect(column.count == scene.store.presentation(of: property)?.count)
+                for row in 0..<column.count {
+                    let slot = try #require(column.slot(atRow: row))
+                    let value = try #require(column.value(atRow: row))
+                    #expect(value == evaluator.velocity(of: slot), "\(property) row \(row) at \(t)")
+                    #expect(value.components.allSatisfy { !$0.isNaN }, "\(property) row \(row) at \(t)")
+                }
             }
         }
+        #expect(leftToTheReference > 0)
     }
 
     @Test("a slot whose animations are removed is at rest from then on: its row is zero, not the last frame's velocity")

@@ -123,6 +123,8 @@ public final class FrameEvaluator: ParallelJob {
     /// (relative to `changeBase`: the counts before it, once the kernels have run).
     private var chunkChangeOffsets: [Int] = []
     private var chunkChangeCounts: UnsafeMutablePointer<Int>
+    /// Per kernel chunk, whether a velocity row it wrote holds a NaN (a frame with velocities).
+    private var chunkVelocityMarked: UnsafeMutablePointer<Bool>
     private var chunkListStarts: UnsafeMutablePointer<Int>
     private var chunkChangeCapacity = 1
     /// A mask per kernel block of the lanes to list (``TrackBatch/present(blocks:masks:pending:)``),
@@ -191,6 +193,9 @@ public final class FrameEvaluator: ParallelJob {
     /// computes velocities: columns grow between frames).
     var velocityRows: UnsafeMutablePointer<UnsafeMutablePointer<Double>?>
     var velocityRowCapacity = 1
+    /// The slots whose velocity row the last frame left to the scalar reference (NaN), for
+    /// ``velocities(of:)`` to fill.
+    var velocityMarks = VelocityMarks()
 
     /// An evaluator for `store`. Nothing is evaluated until ``evaluate(at:)``.
     public init(store: TrackStore, configuration: Configuration = Configuration()) {
@@ -203,6 +208,7 @@ public final class FrameEvaluator: ParallelJob {
         eventStorage = .allocate(capacity: 1)
         chunkEventCounts = .allocate(capacity: 1)
         chunkChangeCounts = .allocate(capacity: 1)
+        chunkVelocityMarked = .allocate(capacity: 1)
         chunkListStarts = .allocate(capacity: 1)
         blockMasks = .allocate(capacity: 1)
         changeStorage = .allocate(capacity: 1)
@@ -220,7 +226,9 @@ public final class FrameEvaluator: ParallelJob {
         eventStorage.deallocate()
         chunkEventCounts.deallocate()
         chunkChangeCounts.deallocate()
+        chunkVelocityMarked.deallocate()
         chunkListStarts.deallocate()
+        velocityMarks.release()
         blockMasks.deallocate()
         changeStorage.deallocate()
         compositionCounts.deallocate()
@@ -277,8 +285,9 @@ public final class FrameEvaluator: ParallelJob {
         }
         Self.reserve(&chunkEventCounts, capacity: &chunkCapacity, chunks.count)
         if chunks.count > chunkChangeCapacity {
-            var capacity = chunkChangeCapacity
+            var capacity = chunkChangeCapacity, marksCapacity = chunkChangeCapacity
             Self.reserve(&chunkChangeCounts, capacity: &capacity, chunks.count)
+            Self.reserve(&chunkVelocityMarked, capacity: &marksCapacity, chunks.count)
             Self.reserve(&chunkListStarts, capacity: &chunkChangeCapacity, chunks.count)
         }
         Self.reserve(&blockMasks, capacity: &blockMaskCapacity, kernelChangeRegion / 16)
@@ -382,7 +391,15 @@ public final class FrameEvaluator: ParallelJob {
         run(.kernels, count: chunks.count)
 
         compose(table: table, composition: composition)
-        if velocityFrame != nil { composition.composeVelocities(batches: frame.batches, rows: velocityRows) }
+        if velocityFrame != nil {
+            // The rows left to the scalar reference, listed for the bulk read (few: the chunks that
+            // wrote one are looked at again, the composed slots as they are composed).
+            velocityMarks.reset(room: table.raw.pointee.slotCapacity)
+            for (k, chunk) in chunks.enumerated() where chunkVelocityMarked[k] {
+                frame.batches[Int(chunk.batch)].markVelocitySlots(blocks: Int(chunk.start)..<Int(chunk.end), into: &velocityMarks)
+            }
+            composition.composeVelocities(batches: frame.batches, rows: velocityRows, marks: &velocityMarks)
+        }
         gatherTrackEvents()
     }
 
@@ -439,7 +456,9 @@ public final class FrameEvaluator: ParallelJob {
             let blocks = Int(chunk.start)..<Int(chunk.end)
             batch.evaluate(blocks: blocks, time: frameTime, nodeTimes: UnsafePointer(nodeTimes.unsafelyUnwrapped))   // set for the frame
             chunkChangeCounts[k] = batch.present(blocks: blocks, masks: blockMasks + chunkChangeOffsets[k] / 16, pending: pendingMarks)
-            if velocityFrame != nil { batch.presentVelocities(blocks: blocks, locations: tables.pointee.locations, rows: velocityRows) }
+            if velocityFrame != nil {
+                chunkVelocityMarked[k] = batch.presentVelocities(blocks: blocks, locations: tables.pointee.locations, rows: velocityRows)
+            }
             chunkEventCounts[k] = Self.collectEvents(of: batch, blocks: blocks, into: eventStorage + trackEventBase + chunkEventOffsets[k])
         case .composition:
             let target = self.target.unsafelyUnwrapped   // set before the stage runs

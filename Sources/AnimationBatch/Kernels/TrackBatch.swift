@@ -466,11 +466,14 @@ class TrackBatch {
     /// Copies the velocities of the exclusive tracks in `blocks` into their slots' velocity rows
     /// (``PresentationTable/PropertyColumn/velocities``), in Double: every lane that shows, each
     /// frame (a velocity has no "unchanged" test worth its cost). Run by the frame right after
-    /// ``present(blocks:masks:pending:)`` for the same blocks.
+    /// ``present(blocks:masks:pending:)`` for the same blocks. Returns whether a row it wrote holds
+    /// a NaN (a lane left to the scalar reference): the frame then lists those slots
+    /// (``markVelocitySlots(blocks:into:)``), so that a bulk read fills only them.
     final func presentVelocities(blocks: Range<Int>, locations: UnsafePointer<SlotLocation>,
-                                 rows: UnsafePointer<UnsafeMutablePointer<Double>?>) {
-        guard let v = velocityPointers else { return }
+                                 rows: UnsafePointer<UnsafeMutablePointer<Double>?>) -> Bool {
+        guard let v = velocityPointers else { return false }
         let slots = shownSlot.base, flags = changed.base, width = self.width
+        var marked = SIMDMask<SIMD16<Int32>>()
         for block in blocks {
             let i = block &* 16
             if flags[i] & TrackBatch.contiguous != 0 {
@@ -484,15 +487,31 @@ class TrackBatch {
                 case 4: animation_show_rows4(row, v[0] + i, v[1] + i, v[2] + i, v[3] + i)
                 default: for lane in 0..<16 { for k in 0..<width { row[lane &* width &+ k] = Double(v[k][i &+ lane]) } }
                 }
+                for k in 0..<width { let x = load16(v[k], i); marked .|= x .!= x }
                 continue
             }
+            var any = false
             for lane in 0..<16 where flags[i &+ lane] & TrackBatch.shows != 0 {
                 let t = i &+ lane
                 // A showing lane's slot has a row (the store keeps them in step), in a column that keeps velocities.
                 let location = locations[Int(SlotHandle(rawValue: slots[t]).index)]
                 guard let base = rows[Int(location.column)] else { continue }
                 let row = base + Int(location.row) &* width
-                for k in 0..<width { row[k] = Double(v[k][t]) }
+                for k in 0..<width { let x = v[k][t]; row[k] = Double(x); any = any || x != x }
+            }
+            if any { marked = .init(repeating: true) }
+        }
+        return anyLane(marked)
+    }
+
+    /// Adds the slots of the showing lanes in `blocks` whose velocity holds a NaN to `marks`
+    /// (after ``presentVelocities(blocks:locations:rows:)`` said there is one).
+    final func markVelocitySlots(blocks: Range<Int>, into marks: inout VelocityMarks) {
+        guard let v = velocityPointers else { return }
+        let slots = shownSlot.base, flags = changed.base, width = self.width
+        for block in blocks {
+            for t in block &* 16 ..< block &* 16 &+ 16 where flags[t] & TrackBatch.shows != 0 {
+                if (0..<width).contains(where: { v[$0][t].isNaN }) { marks.append(SlotHandle(rawValue: slots[t])) }
             }
         }
     }

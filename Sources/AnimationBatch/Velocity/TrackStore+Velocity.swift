@@ -108,23 +108,23 @@ extension FrameEvaluator {
     /// time (docs/velocity.md). Nil when the last frame computed no velocities
     /// (``Configuration/computesVelocity`` off) or no slot has the property. Rows the kernels
     /// leave to the scalar reference are filled from it here, once per frame; the rest is read
-    /// as the frame wrote it. Valid until the store next changes or the next frame.
+    /// as the frame wrote it (the frame lists those rows: a read looks at them, not at every row).
+    /// Valid until the store next changes or the next frame.
     public func velocities(of property: String) -> PresentationColumn? {
         guard hasVelocities, !time.isNaN, let c = store.table.columnIndex(of: property) else { return nil }
         let column = store.table.columns[Int(c)]
         guard let rows = column.velocities else { return nil }
-        let width = column.width, components = column.count * width
-        // One pass to find the marked rows: an OR of "not equal to itself" over the column
-        // (vectorised), before the rare rows the reference fills.
-        var marked: UInt64 = 0
-        for k in 0..<components { marked |= rows[k] != rows[k] ? 1 : 0 }
-        for r in 0..<(marked != 0 ? column.count : 0) {
-            let row = rows + r * width
-            guard (0..<width).contains(where: { row[$0].isNaN }) else { continue }
-            let s = column.slots[r]
-            let slot = SlotHandle(index: s, generation: store.table.locations[Int(s)].generation)
+        let width = column.width
+        func fill(_ row: UnsafeMutablePointer<Double>, slot: SlotHandle) {
+            guard (0..<width).contains(where: { row[$0].isNaN }) else { return }
             let value = store.velocity(of: slot, atFrameTime: time) ?? AnimationValue.zeroRate(of: column.kind)
             PresentationTable.write(value, to: row)
+        }
+        // The frame listed every row it left holding a NaN: this column's are filled.
+        for j in 0..<velocityMarks.count {
+            let slot = velocityMarks.slots[j]
+            guard let s = store.tables.resolve(slot), store.table.column(of: s) == c, let row = store.table.velocityRow(ofSlot: s) else { continue }
+            fill(row, slot: slot)
         }
         return PresentationColumn(column, locations: UnsafePointer(store.table.locations), rows: rows)
     }
