@@ -150,6 +150,39 @@ struct VelocityColumnTests {
         #expect(leftToTheReference > 0)
     }
 
+    @Test("rows left to the reference follow their animations: a keyframe animation replaced or removed between frames")
+    func bulkReadFollowsChangedAnimations() throws {
+        // Two keyframe animations on transform fields compose as a transform: the row is left to
+        // the reference, which the bulk read fills from the animations the store holds now.
+        let store = TrackStore()
+        let layer = LayerID(1)
+        try store.setModelValue(.transform(.identity), layer: layer, property: "transform")
+        let grow = KeyframeAnimation(keyPath: "transform.scale.x", values: [1.0, 2.0, 1.5], duration: 2)
+        var spin = KeyframeAnimation(keyPath: "transform.rotation.z", values: [0.0, 1.0, 3.0], duration: 2)
+        _ = try store.add(grow, layer: layer)
+        _ = try store.add(spin, layer: layer, forKey: "spin")
+        let slot = try #require(store.slot(layer: layer, property: "transform"))
+        let evaluator = FrameEvaluator(store: store, configuration: .init(computesVelocity: true))
+        func bulk() throws -> AnimationValue { try #require(evaluator.velocities(of: "transform")?.value(atRow: 0)) }
+        evaluator.evaluate(at: 0.5)
+        #expect(!evaluator.computedVelocity(of: slot))
+        let first = try bulk()
+        #expect(first == store.velocity(of: slot, atFrameTime: 0.5))
+        evaluator.evaluate(at: 0.6)
+        #expect(try bulk() == store.velocity(of: slot, atFrameTime: 0.6))
+        // Replaced under the same key: the next frame's row is the new animation's.
+        spin.values = [0.0, 5.0, 9.0]
+        _ = try store.add(spin, layer: layer, forKey: "spin")
+        evaluator.evaluate(at: 0.6)
+        let replaced = try bulk()
+        #expect(replaced == store.velocity(of: slot, atFrameTime: 0.6))
+        #expect(replaced != first)
+        // Removed: the remaining animation's alone.
+        #expect(store.removeAnimation(forKey: "spin", layer: layer))
+        evaluator.evaluate(at: 0.7)
+        #expect(try bulk() == store.velocity(of: slot, atFrameTime: 0.7))
+    }
+
     @Test("a slot whose animations are removed is at rest from then on: its row is zero, not the last frame's velocity")
     func removedAnimationLeavesTheSlotAtRest() throws {
         let store = TrackStore()
