@@ -320,7 +320,7 @@ public struct VelocityFigures: Sendable, Codable {
     public var bulkNanosecondsPerValue: Double
     /// The first bulk read of every property's velocities after each frame, per value (median
     /// of fifteen frames): a renderer's read, which also fills the rows the kernels left to the
-    /// scalar reference (``FrameEvaluator/velocities(of:)``); the later reads of the same frame
+    /// scalar reference (`FrameEvaluator.velocities(of:)`); the later reads of the same frame
     /// are ``bulkNanosecondsPerValue``.
     public var firstReadNanosecondsPerValue: Double
     /// Slots whose velocity the kernels computed (the rest are read from the scalar reference).
