@@ -216,7 +216,7 @@ public func fuzzKeyframes(_ bytes: [UInt8]) throws {
     let evaluator = FrameEvaluator(store: store, configuration: configuration)
     let ordinary = !input.sawUnusual
     // Each property's tolerance bound, worked out once (it walks the animations and measures paths).
-    var bounds: [String: PrecisionTable.Bound] = [:]
+    var bounds = PrecisionTable.Bounds()
     for t in times {
         evaluator.evaluate(at: t)
         let reference = ReferenceEvaluator.presentationValues(model: model, animations: accepted, at: t)
@@ -236,9 +236,7 @@ public func fuzzKeyframes(_ bytes: [UInt8]) throws {
             }
             try check(expected.components.allSatisfy(\.isFinite),
                       "\(property) at t = \(t): the reference gives \(expected) from ordinary input; model \(model), animations \(accepted)")
-            let bound = bounds[property] ?? PrecisionTable.bound(property: property, model: model[property], animations: accepted)
-            bounds[property] = bound
-            let tolerance = bound.tolerance(reference: expected)
+            let tolerance = bounds.tolerance(property: property, model: model[property], animations: accepted, reference: expected)
             if PrecisionTable.maxDifference(batch, expected) <= tolerance { continue }
             let nearJump = [1e-6, -1e-6, 1e-5, -1e-5, 1e-4, -1e-4].contains { delta in
                 let nearby = ReferenceEvaluator.presentationValues(model: model, animations: accepted, at: t + delta)[property]!

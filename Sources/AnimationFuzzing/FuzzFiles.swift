@@ -31,7 +31,7 @@ public func fuzzScene(_ bytes: [UInt8]) throws {
     let renderer = SceneRenderer(evaluation)   // `render`: any value, finite or not, becomes SVG text
     _ = renderer.svg(at: 0.3, engine: .reference)
     // Each layer's tolerance bounds by property, worked out once (they walk the animations).
-    var bounds = [[String: PrecisionTable.Bound]](repeating: [:], count: evaluation.layers.count)
+    var bounds = [PrecisionTable.Bounds](repeating: .init(), count: evaluation.layers.count)
     for t in times {
         let batch = evaluation.frame(at: t, engine: .batch)
         let reference = evaluation.frame(at: t, engine: .reference)
@@ -49,10 +49,8 @@ public func fuzzScene(_ bytes: [UInt8]) throws {
             for ((keyPath, value), (_, expected)) in zip(b.values, r.values) {
                 try check(expected.components.allSatisfy(\.isFinite), "\(r.id) \(keyPath) at \(t): reference \(expected)")
                 let property = AnimationKeyPath.split(keyPath).property
-                let bound = bounds[l][property] ?? PrecisionTable.bound(property: property, model: layer.model[property],
-                                                                        animations: layer.animations)
-                bounds[l][property] = bound
-                let tolerance = bound.tolerance(reference: expected)
+                let tolerance = bounds[l].tolerance(property: property, model: layer.model[property], animations: layer.animations,
+                                                    reference: expected)
                 if PrecisionTable.maxDifference(value, expected) <= tolerance { continue }
                 let nearJump = [1e-6, -1e-6, 1e-5, -1e-5, 1e-4, -1e-4].contains { delta in
                     let nearby = evaluation.frame(at: t + delta, engine: .reference)

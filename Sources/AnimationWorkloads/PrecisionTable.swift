@@ -44,6 +44,23 @@ public enum PrecisionTable {
         return Bound(scale: scale, terms: terms)
     }
 
+    /// Tolerances for one layer judged at many times: each property's ``Bound`` worked out on
+    /// first use and kept (the layer's animations must not change while it is used).
+    public struct Bounds: Sendable {
+        private var bounds: [String: Bound] = [:]
+
+        public init() {}
+
+        /// ``PrecisionTable/tolerance(property:model:animations:reference:)``, with the bound of
+        /// `property` worked out once.
+        public mutating func tolerance(property: String, model: AnimationValue?, animations: [any Animation],
+                                       reference: AnimationValue) -> Double {
+            let bound = bounds[property] ?? PrecisionTable.bound(property: property, model: model, animations: animations)
+            bounds[property] = bound
+            return bound.tolerance(reference: reference)
+        }
+    }
+
     /// The part of a tolerance that depends only on the animations (``bound(property:model:animations:)``);
     /// ``tolerance(reference:)`` adds the value judged.
     public struct Bound: Sendable {

@@ -116,7 +116,7 @@ struct AgreementTests {
         var previous: [AnimationHandle: TimingPhase?] = [:]
         var eventFrames = 0
         // Each layer's tolerance bounds, worked out once (they depend on the animations, not the time).
-        var bounds = [[String: PrecisionTable.Bound]](repeating: [:], count: scene.layers.count)
+        var bounds = [PrecisionTable.Bounds](repeating: .init(), count: scene.layers.count)
         for t in times {
             evaluator.evaluate(at: t)
             for (l, layer) in scene.layers.enumerated() {
@@ -126,10 +126,8 @@ struct AgreementTests {
                         failures.append("\(layer.layer) \(property): no slot")
                         continue
                     }
-                    if bounds[l][property] == nil {
-                        bounds[l][property] = PrecisionTable.bound(property: property, model: layer.model[property], animations: layer.animations)
-                    }
-                    let tol = bounds[l][property]!.tolerance(reference: expected)   // set just above
+                    let tol = bounds[l].tolerance(property: property, model: layer.model[property], animations: layer.animations,
+                                                  reference: expected)
                     let difference = maxDifference(batch, expected)
                     checked += 1
                     if difference <= tol {

@@ -111,6 +111,23 @@ struct WorkloadTests {
         #expect(W2Workload.frameTimes(3) == [0, 1.0 / 60, 2.0 / 60])
     }
 
+    @Test("the precision table: a spring's share grows with the value judged; a bound kept for a layer gives the same tolerance")
+    func precisionTableBoundsKept() {
+        var bounce = SpringAnimation(keyPath: "opacity")
+        (bounce.fromValue, bounce.toValue) = (0, 10)
+        // scale = max(|reference|, 10 · 2); the spring's share 1e-4 · 2 · scale · 1.
+        for reference in [0.5, 100.0] {
+            let scale = max(reference, 20)
+            let expected = 1e-5 * (1 + 2 * scale) + 1e-4 * 2 * scale
+            #expect(abs(PrecisionTable.tolerance(property: "opacity", model: 0, animations: [bounce], reference: .scalar(reference)) - expected) < 1e-12)
+        }
+        var kept = PrecisionTable.Bounds()
+        for reference in [0.5, 100.0, -3.0, 1e6] {
+            #expect(kept.tolerance(property: "opacity", model: 0, animations: [bounce], reference: .scalar(reference))
+                    == PrecisionTable.tolerance(property: "opacity", model: 0, animations: [bounce], reference: .scalar(reference)))
+        }
+    }
+
     @Test("the precision table: a basic animation's bound, and how values compare (NaN, kinds, Float saturation)")
     func precisionTable() {
         var fade = BasicAnimation(keyPath: "opacity")
