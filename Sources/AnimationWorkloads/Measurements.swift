@@ -360,18 +360,17 @@ extension Measure {
         let properties = store.presentationProperties
         let staging = StagingBuffer(for: store)   // the velocities have the values' rows
         defer { staging.release() }
-        var sink = 0.0, samples: [Double] = []
-        for _ in 0..<15 {
+        var sink = 0.0
+        /// Every property's velocities read once, in nanoseconds per slot.
+        func readAll() -> Double {
             let start = nanoseconds()
             for property in properties { sink += staging.upload(evaluator.velocities(of: property)) }
-            samples.append(Double(nanoseconds() - start) / Double(max(1, slots.count)))
+            return Double(nanoseconds() - start) / Double(max(1, slots.count))
         }
-        var firstReads: [Double] = []
-        for k in 0..<15 {
+        let samples = (0..<15).map { _ in readAll() }
+        let firstReads = (0..<15).map { k in
             evaluator.evaluate(at: 0.5 + Double(k + 1) / 60)
-            let start = nanoseconds()
-            for property in properties { sink += staging.upload(evaluator.velocities(of: property)) }
-            firstReads.append(Double(nanoseconds() - start) / Double(max(1, slots.count)))
+            return readAll()
         }
         if sink == .infinity { print("") }   // keeps the reads
         evaluator.configuration.computesVelocity = false
