@@ -109,6 +109,40 @@ struct VelocityColumnTests {
         }
     }
 
+    @Test("§5.6 in an interval its direction table marks exact (a cusp) a paced path's velocity is the reference's, computed by the frame")
+    func pacedPathCuspComputedByTheFrame() throws {
+        // A cubic whose direction reverses at its middle: no piece of the table follows it there.
+        var cusp = Path()
+        cusp.move(to: Point(x: 0, y: 0))
+        cusp.addCurve(to: Point(x: 100, y: 0), control1: Point(x: 100, y: 100), control2: Point(x: 0, y: 100))
+        let measure = PathMeasure(cusp)
+        // The tables the batch builds: the position table to 2e-4 of the length, the direction
+        // table over the same samples.
+        let count = ArcLengthTable(measure: measure, tolerance: 2e-4 * measure.length).points.count
+        let directions = TangentAngleTable(measure: measure, sampleCount: count)
+        let exact = directions.intervals.indices.filter { directions.intervals[$0].isExact }
+        try #require(!exact.isEmpty)
+        let store = TrackStore()
+        let layer = LayerID(1)
+        try store.setModelValue(.point(Point(x: 0, y: 0)), layer: layer, property: "position")
+        let duration = 2.0
+        _ = try store.add(KeyframeAnimation(keyPath: "position", path: cusp, calculationMode: .paced, duration: duration), layer: layer)
+        let evaluator = FrameEvaluator(store: store, configuration: .init(computesVelocity: true))
+        let slot = try #require(store.slot(layer: layer, property: "position"))
+        for i in exact.prefix(6) {
+            for w in [0.2, 0.5, 0.8] {
+                let t = (Double(i) + w) / Double(count - 1) * duration
+                evaluator.evaluate(at: t)
+                #expect(evaluator.computedVelocity(of: slot), "t = \(t)")
+                guard case .point(let v)? = evaluator.velocity(of: slot),
+                      case .point(let r)? = store.velocity(of: slot, atFrameTime: t) else { Issue.record("no velocity at \(t)"); continue }
+                // 1e-3 of the speed (docs/velocity.md); the speed is the length / 2 s.
+                let scale = max(1, (r.x * r.x + r.y * r.y).squareRoot())
+                #expect(abs(v.x - r.x) <= 1e-3 * scale && abs(v.y - r.y) <= 1e-3 * scale, "t = \(t): \(v) vs \(r)")
+            }
+        }
+    }
+
     @Test("off, nothing is computed: no column is read, and the per-slot read is the reference's")
     func offComputesNothing() throws {
         let scene = try Scene(seed: 0xC04, layers: 20)
@@ -127,7 +161,7 @@ struct VelocityColumnTests {
           arguments: [1, 4])
     func bulkReadMatchesSingleReads(chunks: Int) throws {
         // The frame lists the rows it leaves to the reference (whole transforms, transform and
-        // general compositions, nearly vertical curves, cusps of paced paths) as its chunks write
+        // general compositions, nearly vertical curves) as its chunks write
         // them; the bulk read fills those. Several chunks on two threads list them too.
         let scene = try Scene(seed: 0xC05, layers: TestScale.count(debug: 40, release: 400))
         let evaluator = FrameEvaluator(store: scene.store, configuration: .init(parallelThreshold: 0, chunksPerBatch: chunks,

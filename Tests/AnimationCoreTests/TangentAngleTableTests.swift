@@ -84,6 +84,39 @@ struct TangentAngleTableTests {
         }
     }
 
+    @Test("§5.7 a piece whose line misses the tolerance is bent through the reference at its middle, and meets it")
+    func missingLinesAreBent() {
+        // A flat ellipse turns fast at its ends: there lines between 128 samples miss by far more
+        // than the tolerance, and a quadratic term that vanishes at the ends fixes most of them.
+        var ellipse = Path()
+        ellipse.addEllipse(in: Rect(x: -200, y: -20, width: 400, height: 40))
+        let measure = PathMeasure(ellipse)
+        let table = TangentAngleTable(measure: measure, sampleCount: 128)
+        let bent = table.intervals.indices.filter { !table.intervals[$0].isExact && table.intervals[$0].bend != 0 }
+        #expect(bent.count >= 4)
+        #expect(table.measuredError <= TangentAngleTable.defaultTolerance)
+        let h = 1.0 / Double(table.intervals.count)
+        for i in bent {
+            let interval = table.intervals[i]
+            // The line alone (no bend) misses at the middle by more than the tolerance ...
+            var line = interval
+            line.bend = 0
+            let middle = (Double(i) + 0.5) * h
+            #expect(turnDifference(line.angle(at: 0.5), referenceAngle(measure, atFraction: middle)) > TangentAngleTable.defaultTolerance)
+            // ... and the bent piece is the reference's at its ends, its middle and in between.
+            for k in 0...32 {
+                let w = Double(k) / 32
+                #expect(turnDifference(interval.angle(at: w), referenceAngle(measure, atFraction: (Double(i) + w) * h))
+                        <= TangentAngleTable.defaultTolerance, "interval \(i) at \(w)")
+            }
+        }
+        for k in 0...4000 {
+            let f = Double(k) / 4000
+            #expect(turnDifference(table.angle(atFraction: f), referenceAngle(measure, atFraction: f)) <= TangentAngleTable.defaultTolerance,
+                    "f = \(f)")
+        }
+    }
+
     @Test("§5.7 paths without length keep the reference's one direction; NaN and out-of-range fractions clamp")
     func degeneratePaths() {
         var dot = Path()

@@ -1,5 +1,6 @@
 import AnimationCore
 import CKernelSupport
+import Foundation
 
 /// Paced path animations (semantics §5.6, §5.7): a point moving along a path at constant speed,
 /// with the tangent angle for a rotation mode.
@@ -13,10 +14,10 @@ import CKernelSupport
 ///
 /// **Rotation modes** (§5.7). Tracks with a rotation mode read their angle from a
 /// `TangentAngleTable` of the same sample count (per path and mode, the autoReverse half turn
-/// included): two linear pieces per interval, split at a corner, so a corner's jump is exact;
-/// eight floats per interval, loaded as two quads per lane like the points. Intervals the table
-/// does not meet to 1e-5 rad at its check points (two corners, a cusp inside a curve) are marked
-/// exact and those lanes take the reference's angle. The table replaced the reference for every
+/// included): two pieces per interval, split at a corner, so a corner's jump is exact (each a
+/// line, bent where a line misses); eight floats per interval, loaded as two quads per lane like
+/// the points. Intervals the table does not meet to 1e-5 rad at its check points (two corners, a
+/// cusp inside a curve) are marked exact and those lanes take the reference's angle. The table replaced the reference for every
 /// lane: W3 (10,000 seed layers, 2,000 of them flying with rotation mode auto), frame p50 2.5 →
 /// 0.6 ms on one thread.
 ///
@@ -32,8 +33,9 @@ import CKernelSupport
 /// plus Float rounding.
 ///
 /// **Velocity** (when a frame asks, docs/velocity.md): the unit tangent from the path's angle
-/// table (built for every path then) × the length × the progress rate; cusps are left to the
-/// reference, a jump's interval gives the piece of the lerp shown.
+/// table (built for every path then) × the length × the progress rate; in intervals the table
+/// marks exact the reference's tangent, computed here; a jump's interval gives the piece of the
+/// lerp shown.
 ///
 /// **Speed.** W2's paced path family (arcs and curves) at 200,000 tracks, native build: 7.0 ns per
 /// track on one thread, 5.3 ns on two (frame p50, the cumulative column skipped while no track is
@@ -63,7 +65,8 @@ final class PathBatch: TrackBatch {
     /// Per track, the float offset of its angle table in `angleTables`; −1 without a rotation mode.
     let angleBase = Column<Int32>(fill: -1)
     /// Eight floats per interval: start, slope, corner, after the corner, slope after it, exact
-    /// (1 or 0), two zeros. The first interval is the zeros tracks without a rotation mode read.
+    /// (1 or 0), the two pieces' bends (`TangentAngleTable.Interval`). The first interval is the
+    /// zeros tracks without a rotation mode read.
     let angleTables = Pool<Float>(fill: 0)
     /// Angle tables by path and whether they include autoReverse's half turn.
     private var angleIndex: [AngleKey: Int32] = [:]
@@ -77,6 +80,10 @@ final class PathBatch: TrackBatch {
     let pathLength = Column<Float>(fill: 0)
     /// Each track's path (parallel to positions), for the direction tables velocities need.
     private var paths: [Path] = []
+    /// The measure of each path whose direction table (keyed by its float offset in
+    /// `angleTables`) marks an interval exact: velocities of lanes there take the reference's
+    /// direction from it, in the frame, so that no path's velocity row is left to a reader.
+    private var exactMeasures: [Int32: PathMeasure] = [:]
     /// Tracks with a rotation mode keep their animation (parallel to positions), for the lanes
     /// the angle table marks exact.
     private(set) var rotating: [KeyframeAnimation?] = []
@@ -229,16 +236,18 @@ final class PathBatch: TrackBatch {
     private func angleTable(_ path: Path, count: Int, reverse: Bool) -> Int32 {
         let key = AngleKey(path: path, reverse: reverse)
         if let offset = angleIndex[key] { return offset }
-        let table = TangentAngleTable(measure: PathMeasure(path), sampleCount: count)
+        let measure = PathMeasure(path)
+        let table = TangentAngleTable(measure: measure, sampleCount: count)
         let turn = reverse ? Double.pi : 0
         var data: [Float] = []
         data.reserveCapacity(table.intervals.count * 8)
         for v in table.intervals {
             data += [Float(v.start + turn), Float(v.slope), Float(v.corner), Float(v.afterCorner + turn), Float(v.slopeAfterCorner),
-                     v.isExact ? 1 : 0, 0, 0]
+                     v.isExact ? 1 : 0, Float(v.bend), Float(v.bendAfterCorner)]
         }
         let offset = Int32(angleTables.append(data))
         angleIndex[key] = offset
+        if !reverse && table.exactCount > 0 { exactMeasures[offset] = measure }
         return offset
     }
 
@@ -363,8 +372,8 @@ final class PathBatch: TrackBatch {
     }
 
     /// The angle at weight `w` in the intervals of `angleTables` that start at `index` (eight
-    /// Floats each: start, slope, corner, angle after the corner, slope after it, exact flag):
-    /// the piece before or after the corner, so a corner turns the angle where it is; and the
+    /// Floats each: start, slope, corner, angle after the corner, slope after it, exact flag, the
+    /// pieces' bends): the piece before or after the corner, so a corner turns the angle where it is; and the
     /// lanes whose interval the table marks exact (a cusp: the scalar reference decides there).
     @inline(__always)
     private func tableAngles(at index: SIMD16<Int32>, weight w: SIMD16<Float>) -> (SIMD16<Float>, SIMDMask<SIMD16<Int32>>) {
@@ -378,17 +387,21 @@ final class PathBatch: TrackBatch {
             animation_gather_quads(tables, index &+ SIMD16<Int32>(repeating: 4), $0.baseAddress!.assumingMemoryBound(to: Float.self))
         }
         let (start, slope, corner, after) = first
-        var angle = start + slope * w
-        angle.replace(with: after + second.0 * (w - corner), where: w .>= corner)
-        return (angle, second.1 .!= 0)
+        let (slopeAfter, exact, bend, bendAfter) = second
+        let one = SIMD16<Float>(repeating: 1)
+        var angle = start + slope * w + bend * w * (w - corner.replacing(with: one, where: corner .> one))
+        let fromCorner = w - corner
+        angle.replace(with: after + slopeAfter * fromCorner + bendAfter * fromCorner * (w - one), where: w .>= corner)
+        return (angle, exact .!= 0)
     }
 
     /// Block `i`'s velocities (semantics §5.6: constant speed along the path): the direction of
     /// travel from the path's angle table without a half turn — the same two pieces per interval
     /// as the rotation angles, so a corner turns the velocity where it is — times the length
-    /// times the progress rate. In an interval the table marks exact (a cusp) the lane is left to
-    /// the scalar reference (NaN); in one that holds a jump, the piece of the lerp shown: its
-    /// change per unit of weight × (samples − 1) × the progress rate.
+    /// times the progress rate. In an interval the table marks exact (a cusp) the reference's
+    /// direction (``referenceDirections(block:timing:lanes:speed:vx:vy:)``); in one that holds a
+    /// jump, the piece of the lerp shown: its change per unit of weight × (samples − 1) × the
+    /// progress rate.
     @inline(never)
     private func storeVelocities(block i: Int, timing: TimingBlock, sample: SIMD16<Int32>, weight w: SIMD16<Float>, velocity: VelocityStep,
                                  chord: (SIMD16<Float>, SIMD16<Float>), jumped: SIMD16<Float>) {
@@ -411,10 +424,31 @@ final class PathBatch: TrackBatch {
             vy.replace(with: chord.1 * perWeight, where: pieces)
         }
         let exact = exactInterval .& (rate .!= 0) .& .!pieces
-        vx.replace(with: .nan, where: exact)
-        vy.replace(with: .nan, where: exact)
+        if anyLane(exact) { referenceDirections(block: i, timing: timing, lanes: exact, speed: speed, vx: &vx, vy: &vy) }
         velocity.store(VelocityKernel.masked(vx, rate: rate), component: 0, block: i)
         velocity.store(VelocityKernel.masked(vy, rate: rate), component: 1, block: i)
+    }
+
+    /// The velocities of block `i`'s `lanes`, whose interval the direction table marks exact (a
+    /// cusp, a turn too sharp for its pieces): the reference's direction in Double at each lane's
+    /// progress × `speed`. Out of line: on W2's paths about one lane in 500 (each costs the
+    /// reference's arc-length solve, a microsecond or two); where no measure is kept the lane is
+    /// left to the scalar reference (NaN), which a read then fills.
+    @inline(never)
+    private func referenceDirections(block i: Int, timing: TimingBlock, lanes: SIMDMask<SIMD16<Int32>>, speed: SIMD16<Float>,
+                                     vx: inout SIMD16<Float>, vy: inout SIMD16<Float>) {
+        let tables = load16(travelBase.base, i)
+        for lane in 0..<16 where lanes[lane] {
+            guard let measure = exactMeasures[tables[lane]] else {
+                (vx[lane], vy[lane]) = (.nan, .nan)
+                continue
+            }
+            let progress = lane < 8 ? timing.progressLow[lane] : timing.progressHigh[lane - 8]
+            let d = measure.tangent(atLength: progress * measure.length)
+            let angle = atan2(d.y, d.x)
+            vx[lane] = Float(cos(angle)) * speed[lane]
+            vy[lane] = Float(sin(angle)) * speed[lane]
+        }
     }
 
     /// Block `i`'s rotation angles (semantics §5.7) from the angle tables: the interval's two
