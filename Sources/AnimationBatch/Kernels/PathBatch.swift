@@ -253,6 +253,7 @@ final class PathBatch: TrackBatch {
 
     override func evaluate(blocks: Range<Int>, time: Double, nodeTimes: UnsafePointer<Double>) {
         let sampleCount = self.sampleCount.base, tableOffset = self.tableOffset.base, tables = self.tables.base
+        let travelBase = self.travelBase.base, angleTables = self.angleTables.base
         let cumulativeDelta = self.cumulativeDelta.pointers, base = outputPointers.base
         let cumulative = cumulativeCount > 0
         let velocity = velocityStep(time: time, nodeTimes: nodeTimes)
@@ -284,6 +285,11 @@ final class PathBatch: TrackBatch {
             let sampleIndex = SIMDMath.roundToInt(sample)
             let index = (load16(tableOffset, i) &+ sampleIndex) &* SIMD16<Int32>(repeating: 2)
             for lane in 0..<16 { animation_prefetch(tables + Int(index[lane])) }
+            if velocity != nil {
+                // The direction table's interval (32 bytes) too, which the velocity gathers.
+                let travel = load16(travelBase, i) &+ sampleIndex &* SIMD16<Int32>(repeating: 8)
+                for lane in 0..<16 { animation_prefetch(angleTables + Int(travel[lane])) }
+            }
             if pendingBlock >= 0 {
                 finish(block: pendingBlock, timing: pendingTiming, index: pendingIndex, sample: pendingSample, weight: pendingWeight,
                        velocity: velocity)
