@@ -114,6 +114,19 @@ extension TrackStore {
                 report.check(false, "batch \(b)'s lane \(i) \(batch.shownRow[i] == batch.sink ? "is marked as showing into no row" : "shows into a row unmarked")")
                 break
             }
+            // A lane whose value row is its slot's current row shows its velocity in the slot's
+            // current velocity row (once both the batch and the table keep velocities).
+            if let velocityRow = batch.velocityRow {
+                for i in 0..<batch.count where batch.changed[i] & TrackBatch.shows != 0 {
+                    let slot = SlotHandle(rawValue: batch.shownSlot[i])
+                    guard tables.table.locations[Int(slot.index)].column >= 0,
+                          batch.shownRow[i] == tables.table.rowPointer(ofSlot: slot.index) else { continue }
+                    guard velocityRow[i] == tables.table.velocityRow(ofSlot: slot.index) ?? batch.sink else {
+                        report.check(false, "batch \(b)'s lane \(i) shows its velocity outside its slot's velocity row")
+                        break
+                    }
+                }
+            }
             // A block marked contiguous is shown with vector stores: its sixteen lanes must show, in order.
             var marked = 0
             for first in stride(from: 0, to: batch.count, by: 16) where batch.changed[first] & TrackBatch.contiguous != 0 {

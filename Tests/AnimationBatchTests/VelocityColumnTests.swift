@@ -143,6 +143,48 @@ struct VelocityColumnTests {
         }
     }
 
+    @Test("an exclusive track's velocity row follows its slot when columns grow, rows move and layers go")
+    func velocityRowsFollowTheirSlots() throws {
+        let store = TrackStore()
+        let evaluator = FrameEvaluator(store: store, configuration: .init(computesVelocity: true))
+        var layers: [LayerID] = []
+        func addLayers(_ count: Int) throws {
+            for _ in 0..<count {
+                let layer = LayerID(UInt64(layers.count + 1))
+                layers.append(layer)
+                let k = Double(layers.count)
+                try store.setModelValue(.scalar(0), layer: layer, property: "opacity")
+                var fade = BasicAnimation(keyPath: "opacity")
+                (fade.fromValue, fade.toValue, fade.duration) = (.scalar(k), .scalar(2 * k + 1), 1 + k / 100)
+                fade.timingFunction = .easeInEaseOut
+                _ = try store.add(fade, layer: layer)
+            }
+        }
+        func check(at t: Double) throws {
+            evaluator.evaluate(at: t)
+            #expect(store.invariantViolations().isEmpty, "\(store.invariantViolations())")
+            let column = try #require(evaluator.velocities(of: "opacity"))
+            #expect(column.count == store.presentation(of: "opacity")?.count)
+            for row in 0..<column.count {
+                let slot = try #require(column.slot(atRow: row))
+                #expect(evaluator.computedVelocity(of: slot))
+                guard case .scalar(let v)? = column.value(atRow: row),
+                      case .scalar(let r)? = store.velocity(of: slot, atFrameTime: t) else { Issue.record("row \(row)"); continue }
+                #expect(abs(v - r) <= 1e-3 * max(1, abs(r)), "row \(row) at \(t): \(v) vs \(r)")
+            }
+        }
+        try addLayers(20)
+        try check(at: 0.3)
+        // The column grows (its rows move) while the batch already shows velocities.
+        try addLayers(100)
+        try check(at: 0.4)
+        // Removed layers move the column's last rows into theirs.
+        for layer in layers.prefix(30) where layer.rawValue % 3 == 0 { _ = store.removeLayer(layer) }
+        try check(at: 0.5)
+        try addLayers(40)
+        try check(at: 0.6)
+    }
+
     @Test("off, nothing is computed: no column is read, and the per-slot read is the reference's")
     func offComputesNothing() throws {
         let scene = try Scene(seed: 0xC04, layers: 20)

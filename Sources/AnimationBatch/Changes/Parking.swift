@@ -53,7 +53,7 @@ final class Parking {
         timing.point(at: -1)
         batch.setTiming(i, timing)
         batch.state[i] = TrackState.neverEvaluated
-        batch.setShown(i, row: nil, slot: SlotHandle(rawValue: 0))
+        batch.setShown(i, row: nil, velocityRow: nil, slot: SlotHandle(rawValue: 0))
         // It stays in its layer's record and under its key, parked by its flag (``LayerRecord``).
         tables.animations[a].parked = true
         tables.animations[a].hasFinished = true   // a stop was reported: taking it over reports none

@@ -457,7 +457,7 @@ public final class FrameEvaluator: ParallelJob {
             batch.evaluate(blocks: blocks, time: frameTime, nodeTimes: UnsafePointer(nodeTimes.unsafelyUnwrapped))   // set for the frame
             chunkChangeCounts[k] = batch.present(blocks: blocks, masks: blockMasks + chunkChangeOffsets[k] / 16, pending: pendingMarks)
             if velocityFrame != nil {
-                chunkVelocityMarked[k] = batch.presentVelocities(blocks: blocks, locations: tables.pointee.locations, rows: velocityRows)
+                chunkVelocityMarked[k] = batch.presentVelocities(blocks: blocks)
             }
             chunkEventCounts[k] = Self.collectEvents(of: batch, blocks: blocks, into: eventStorage + trackEventBase + chunkEventOffsets[k])
         case .composition:

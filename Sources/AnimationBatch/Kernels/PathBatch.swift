@@ -122,9 +122,9 @@ final class PathBatch: TrackBatch {
     /// The direction tables of every track's path (velocity is the unit tangent × the length ×
     /// the progress rate), built once when a frame first asks for velocities and with each path
     /// set after.
-    override func enableVelocities() {
+    override func enableVelocities(velocityRow row: (SlotHandle) -> UnsafeMutablePointer<Double>?) {
         guard velocities == nil else { return }
-        super.enableVelocities()
+        super.enableVelocities(velocityRow: row)
         for i in 0..<count { setTravel(i) }
     }
 

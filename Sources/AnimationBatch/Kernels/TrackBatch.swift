@@ -147,6 +147,12 @@ class TrackBatch {
     private(set) var velocities: VectorColumns?
     /// `velocities`' table of column pointers (stable for its life; its entries follow growth).
     private(set) var velocityPointers: UnsafeMutablePointer<UnsafeMutablePointer<Float>>?
+    /// Where an exclusive track's velocity is shown once the batch has velocity columns: its
+    /// slot's velocity row, a raw pointer parallel to ``shownRow`` (``sink`` where that is), set
+    /// with it (``setShown(_:row:velocityRow:slot:)``, ``followRows(_:velocityRow:)``). Read in lane
+    /// order by ``presentVelocities(blocks:)``: looking each slot's row up through the table's
+    /// locations instead waited on memory for most of that pass (W2 100k: 0.6 ms of a frame's CPU).
+    private(set) var velocityRow: Column<UnsafeMutablePointer<Double>>?
     /// Set by the frame before its kernels when it computes velocities, nil otherwise.
     var velocityFrame: VelocityFrame?
 
@@ -188,16 +194,22 @@ class TrackBatch {
         shownSlot.reserve(needed, count: n)
         changed.reserve(needed, count: n)
         velocities?.reserve(needed, count: n)
+        velocityRow?.reserve(needed, count: n)
         reserveSpecific(needed, count: n)
     }
 
-    /// Gives the batch its velocity columns (zero), as large as its other columns.
-    func enableVelocities() {
+    /// Gives the batch its velocity columns (zero), as large as its other columns, and each
+    /// showing lane its slot's velocity row from `velocityRow` (the table's, which keeps
+    /// velocities by now). Once: later rows come with ``setShown(_:row:velocityRow:slot:)``.
+    func enableVelocities(velocityRow row: (SlotHandle) -> UnsafeMutablePointer<Double>?) {
         guard velocities == nil else { return }
         let columns = VectorColumns(width: width)
         columns.reserve(max(trackID.capacity, 16), count: 0)
         velocities = columns
         velocityPointers = columns.pointers
+        let rows = Column<UnsafeMutablePointer<Double>>(capacity: max(trackID.capacity, 16), fill: sink)
+        for t in 0..<count where changed[t] & TrackBatch.shows != 0 { rows[t] = row(SlotHandle(rawValue: shownSlot[t])) ?? sink }
+        velocityRow = rows
     }
 
     /// Appends the common part of a track and returns its index; the subclass fills its columns.
@@ -210,6 +222,7 @@ class TrackBatch {
         setTiming(i, timing, curve: curve)
         state[i] = TrackState.neverEvaluated
         shownRow[i] = sink
+        velocityRow?[i] = sink
         return i
     }
 
@@ -287,6 +300,7 @@ class TrackBatch {
             outputs.move(last, to: i)
             base.move(last, to: i)
             shownRow[i] = shownRow[last]
+            velocityRow?[i] = velocityRow![last]
             shownSlot[i] = shownSlot[last]
             changed[i] = changed[last]
             moveSpecific(last, to: i)
@@ -301,6 +315,7 @@ class TrackBatch {
         outputs.clear(last)
         base.clear(last)
         shownRow[last] = sink
+        velocityRow?[last] = sink
         changed[last] = 0
         clearSpecific(last)
         count -= 1
@@ -308,13 +323,15 @@ class TrackBatch {
     }
 
     /// Shows track `i`'s output in `row` (slot `slot`'s row in the presentation table), or
-    /// nowhere (nil: its slot is composed).
-    func setShown(_ i: Int, row: UnsafeMutablePointer<Double>?, slot: SlotHandle) {
+    /// nowhere (nil: its slot is composed); its velocity in `velocityRow` (the slot's velocity
+    /// row, nil where the table keeps none).
+    func setShown(_ i: Int, row: UnsafeMutablePointer<Double>?, velocityRow vrow: UnsafeMutablePointer<Double>?, slot: SlotHandle) {
         if row ?? sink != shownRow[i] {
             breakContiguity(i)
             layoutChanges &+= 1
         }
         shownRow[i] = row ?? sink
+        velocityRow?[i] = row == nil ? sink : vrow ?? sink
         shownSlot[i] = slot.rawValue
         // The row may show something else (a model value): the next frame writes it.
         changed[i] = changed[i] & ~TrackBatch.shows | TrackBatch.forced | (row == nil ? 0 : TrackBatch.shows)
@@ -333,9 +350,11 @@ class TrackBatch {
         for t in first..<first + 16 { changed[t] |= TrackBatch.forced }
     }
 
-    /// After the rows moved (``RowLayout``): every showing lane's row pointer from `row(slot)`,
-    /// then the ``contiguous`` bit on each block whose sixteen lanes show into consecutive rows.
-    func followRows(_ row: (SlotHandle) -> UnsafeMutablePointer<Double>) {
+    /// After the rows moved (``RowLayout``): every showing lane's row pointer from `row(slot)`
+    /// (and its velocity row from `velocityRow(slot)`, once the batch has velocity columns), then
+    /// the ``contiguous`` bit on each block whose sixteen lanes show into consecutive rows.
+    func followRows(_ row: (SlotHandle) -> UnsafeMutablePointer<Double>, velocityRow: (SlotHandle) -> UnsafeMutablePointer<Double>?) {
+        let velocityRows = self.velocityRow
         contiguousBlocks = 0
         for block in 0..<blockCount {
             let first = block * 16
@@ -351,6 +370,7 @@ class TrackBatch {
                     continue
                 }
                 shownRow[t] = row(SlotHandle(rawValue: shownSlot[t]))
+                velocityRows?[t] = velocityRow(SlotHandle(rawValue: shownSlot[t])) ?? sink
                 consecutive = consecutive && shownRow[t] == shownRow[first] + (t - first) * width
             }
             if consecutive {
@@ -464,35 +484,24 @@ class TrackBatch {
     }
 
     /// Copies the velocities of the exclusive tracks in `blocks` into their slots' velocity rows
-    /// (``PresentationTable/PropertyColumn/velocities``), in Double: every lane that shows, each
-    /// frame (a velocity has no "unchanged" test worth its cost). Run by the frame right after
+    /// (``velocityRow``), in Double: every lane that shows, each frame (a velocity has no
+    /// "unchanged" test worth its cost). Run by the frame right after
     /// ``present(blocks:masks:pending:)`` for the same blocks. Returns whether a row it wrote holds
     /// a NaN (a lane left to the scalar reference): the frame then lists those slots
     /// (``markVelocitySlots(blocks:into:)``), so that a bulk read fills only them.
-    final func presentVelocities(blocks: Range<Int>, locations: UnsafePointer<SlotLocation>,
-                                 rows: UnsafePointer<UnsafeMutablePointer<Double>?>) -> Bool {
-        guard let v = velocityPointers else { return false }
-        let slots = shownSlot.base, flags = changed.base, width = self.width
+    final func presentVelocities(blocks: Range<Int>) -> Bool {
+        guard let v = velocityPointers, let velocityRow else { return false }
+        let rows = velocityRow.base, flags = changed.base, width = self.width, sink = self.sink
         var marked = SIMDMask<SIMD16<Int32>>()
         for block in blocks {
             let i = block &* 16
-            // The slot locations of a block eight ahead, which no hardware prefetcher predicts:
-            // waiting on them was most of this pass (W2 100k: 6 ns → … a lane).
-            if block &+ 8 < blocks.upperBound {
-                let ahead = i &+ 128
-                if flags[ahead] & TrackBatch.contiguous != 0 {
-                    animation_prefetch(locations + Int(SlotHandle(rawValue: slots[ahead]).index))
-                } else {
-                    for lane in 0..<16 { animation_prefetch(locations + Int(SlotHandle(rawValue: slots[ahead &+ lane]).index)) }
-                }
-            }
             if flags[i] & TrackBatch.contiguous != 0 {
                 // Sixteen consecutive rows of one column in lane order (``contiguous``): so are
-                // their velocity rows. One location read for the block.
-                let location = locations[Int(SlotHandle(rawValue: slots[i]).index)]
-                guard let base = rows[Int(location.column)] else { continue }
-                let row = base + Int(location.row) &* width
+                // their velocity rows.
+                let row = rows[i]
+                guard row != sink else { continue }
                 switch width {
+                case 1: for lane in 0..<16 { row[lane] = Double(v[0][i &+ lane]) }
                 case 2: animation_show_rows2(row, v[0] + i, v[1] + i)
                 case 4: animation_show_rows4(row, v[0] + i, v[1] + i, v[2] + i, v[3] + i)
                 default: for lane in 0..<16 { for k in 0..<width { row[lane &* width &+ k] = Double(v[k][i &+ lane]) } }
@@ -502,11 +511,9 @@ class TrackBatch {
             }
             var any = false
             for lane in 0..<16 where flags[i &+ lane] & TrackBatch.shows != 0 {
-                let t = i &+ lane
-                // A showing lane's slot has a row (the store keeps them in step), in a column that keeps velocities.
-                let location = locations[Int(SlotHandle(rawValue: slots[t]).index)]
-                guard let base = rows[Int(location.column)] else { continue }
-                let row = base + Int(location.row) &* width
+                let t = i &+ lane, row = rows[t]
+                // A showing lane's row is its slot's velocity row, or the sink before its column keeps one.
+                guard row != sink else { continue }
                 for k in 0..<width { let x = v[k][t]; row[k] = Double(x); any = any || x != x }
             }
             if any { marked = .init(repeating: true) }

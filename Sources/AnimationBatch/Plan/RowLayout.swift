@@ -101,7 +101,7 @@ final class RowLayout {
                                scratch: &scratch, layerScratch: &layerScratch)
             }
         }
-        for batch in tables.batches { batch.followRows { table.rowPointer(ofSlot: $0.index) } }
+        for batch in tables.batches { batch.followRows({ table.rowPointer(ofSlot: $0.index) }, velocityRow: { table.velocityRow(ofSlot: $0.index) }) }
         composition.followRows(locations)
     }
 }

@@ -91,12 +91,12 @@ final class SlotPlanner {
         if tables.isExclusive(slot: s) {
             let t = Int(tables.slots[s].entries[0].track)
             tables.batches[Int(tables.tracks[t].batch)].setShown(Int(tables.tracks[t].index), row: table.rowPointer(ofSlot: s),
-                                                                 slot: SlotHandle(index: s, generation: location.generation))
+                                                                 velocityRow: table.velocityRow(ofSlot: s), slot: SlotHandle(index: s, generation: location.generation))
             return
         }
         for entry in tables.slots[s].entries where !entry.isRotation {
             let t = Int(entry.track)
-            tables.batches[Int(tables.tracks[t].batch)].setShown(Int(tables.tracks[t].index), row: nil, slot: SlotHandle(rawValue: 0))
+            tables.batches[Int(tables.tracks[t].batch)].setShown(Int(tables.tracks[t].index), row: nil, velocityRow: nil, slot: SlotHandle(rawValue: 0))
         }
         tables.tracks.withUnsafeBufferPointer { tracks in
             composition.plan(s, record: tables.slots[s], location: location, tracks: tracks)

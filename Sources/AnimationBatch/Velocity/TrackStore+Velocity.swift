@@ -69,10 +69,10 @@ extension FrameEvaluator {
         let state = VelocityFrame(nodeRates: frame.nodeRates.base)
         velocityFrame = state
         for batch in frame.batches {
-            batch.enableVelocities()
+            batch.enableVelocities { table.velocityRow(ofSlot: $0.index) }
             batch.velocityFrame = state
         }
-        frame.nodeBatch.enableVelocities()   // its kernel's velocity step (the node rates) takes the columns' pointers
+        frame.nodeBatch.enableVelocities { _ in nil }   // its kernel's velocity step (the node rates) takes the columns' pointers
         frame.nodeBatch.velocityFrame = state
     }
 
