@@ -94,6 +94,11 @@ struct TangentAngleTableTests {
         let table = TangentAngleTable(measure: measure, sampleCount: 128)
         let bent = table.intervals.indices.filter { !table.intervals[$0].isExact && table.intervals[$0].bend != 0 }
         #expect(bent.count >= 4)
+        // Lines only (a reader at rounded positions): those intervals are the reference's.
+        let lines = TangentAngleTable(measure: measure, sampleCount: 128, bends: false)
+        #expect(lines.intervals.allSatisfy { $0.bend == 0 && $0.bendAfterCorner == 0 })
+        #expect(lines.exactCount >= table.exactCount + bent.count)
+        for i in bent { #expect(lines.intervals[i].isExact) }
         #expect(table.measuredError <= TangentAngleTable.defaultTolerance)
         let h = 1.0 / Double(table.intervals.count)
         for i in bent {

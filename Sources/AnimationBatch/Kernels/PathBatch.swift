@@ -14,9 +14,8 @@ import Foundation
 ///
 /// **Rotation modes** (§5.7). Tracks with a rotation mode read their angle from a
 /// `TangentAngleTable` of the same sample count (per path and mode, the autoReverse half turn
-/// included): two pieces per interval, split at a corner, so a corner's jump is exact (each a
-/// line, bent where a line misses); eight floats per interval, loaded as two quads per lane like
-/// the points. Intervals the table does not meet to 1e-5 rad at its check points (two corners, a
+/// included): two linear pieces per interval, split at a corner, so a corner's jump is exact;
+/// eight floats per interval, loaded as two quads per lane like the points. Intervals the table does not meet to 1e-5 rad at its check points (two corners, a
 /// cusp inside a curve) are marked exact and those lanes take the reference's angle. The table replaced the reference for every
 /// lane: W3 (10,000 seed layers, 2,000 of them flying with rotation mode auto), frame p50 2.5 →
 /// 0.6 ms on one thread.
@@ -32,10 +31,10 @@ import Foundation
 /// 1e-5 rad of the reference at the table's check points (measured, see `TangentAngleTable`),
 /// plus Float rounding.
 ///
-/// **Velocity** (when a frame asks, docs/velocity.md): the unit tangent from the path's angle
-/// table (built for every path then) × the length × the progress rate; in intervals the table
-/// marks exact the reference's tangent, computed here; a jump's interval gives the piece of the
-/// lerp shown.
+/// **Velocity** (when a frame asks, docs/velocity.md): the unit tangent from the path's direction
+/// table (an angle table whose pieces bend where a line misses, built for every path then) × the
+/// length × the progress rate; in intervals that table still marks exact, the reference's
+/// tangent, computed here; a jump's interval gives the piece of the lerp shown.
 ///
 /// **Speed.** W2's paced path family (arcs and curves) at 200,000 tracks, native build: 7.0 ns per
 /// track on one thread, 5.3 ns on two (frame p50, the cumulative column skipped while no track is
@@ -73,6 +72,7 @@ final class PathBatch: TrackBatch {
     private struct AngleKey: Hashable {
         let path: Path
         let reverse: Bool
+        let bends: Bool
     }
     /// Per track, once a frame has asked for velocities: the float offset of its path's angle table
     /// without a half turn (the direction of travel), and the path's length (Float).
@@ -130,7 +130,7 @@ final class PathBatch: TrackBatch {
 
     private func setTravel(_ i: Int) {
         guard velocities != nil, let entry = tableIndex[paths[i]] else { return }
-        travelBase[i] = angleTable(paths[i], count: Int(entry.count), reverse: false)
+        travelBase[i] = angleTable(paths[i], count: Int(entry.count), reverse: false, bends: true)
         pathLength[i] = entry.length
     }
 
@@ -189,7 +189,7 @@ final class PathBatch: TrackBatch {
             tableOffset[i] = entry.offset
             sampleCount[i] = entry.count
             jumpBase[i] = entry.jumps
-            angleBase[i] = animation.map { angleTable(path, count: Int(entry.count), reverse: $0.rotationMode == .autoReverse) } ?? -1
+            angleBase[i] = animation.map { angleTable(path, count: Int(entry.count), reverse: $0.rotationMode == .autoReverse, bends: false) } ?? -1
         } else {
             let measure = PathMeasure(path)
             let table = ArcLengthTable(measure: measure, tolerance: Self.tolerance * max(measure.length, .leastNormalMagnitude))
@@ -202,7 +202,7 @@ final class PathBatch: TrackBatch {
             tableOffset[i] = offset
             sampleCount[i] = Int32(table.points.count)
             jumpBase[i] = jumps
-            angleBase[i] = animation.map { angleTable(path, count: table.points.count, reverse: $0.rotationMode == .autoReverse) } ?? -1
+            angleBase[i] = animation.map { angleTable(path, count: table.points.count, reverse: $0.rotationMode == .autoReverse, bends: false) } ?? -1
         }
         cumulativeDelta.set(i, delta)
         if !cumulativeDelta.isZero(i) { cumulativeCount += 1 }
@@ -232,12 +232,17 @@ final class PathBatch: TrackBatch {
     }
 
     /// The float offset of `path`'s angle table over `count` samples (built on first use; autoReverse
-    /// adds π to every angle, §5.7).
-    private func angleTable(_ path: Path, count: Int, reverse: Bool) -> Int32 {
-        let key = AngleKey(path: path, reverse: reverse)
+    /// adds π to every angle, §5.7). Rotation tables are lines only (`bends` false): the kernel
+    /// reads a table at a Float position, f·(m − 1) rounded to 2.4e-4 of an interval at 4,096
+    /// samples, and on a piece that turns too fast for a line that rounding alone turns the angle
+    /// by more than the 1e-5 rad the angles keep (measured: 1.6e-5 on W2's random paths); the
+    /// reference decides there. Direction tables for velocities bend (1e-3 of the speed: the
+    /// rounding costs 1e-5 of it).
+    private func angleTable(_ path: Path, count: Int, reverse: Bool, bends: Bool) -> Int32 {
+        let key = AngleKey(path: path, reverse: reverse, bends: bends)
         if let offset = angleIndex[key] { return offset }
         let measure = PathMeasure(path)
-        let table = TangentAngleTable(measure: measure, sampleCount: count)
+        let table = TangentAngleTable(measure: measure, sampleCount: count, bends: bends)
         let turn = reverse ? Double.pi : 0
         var data: [Float] = []
         data.reserveCapacity(table.intervals.count * 8)
@@ -247,7 +252,7 @@ final class PathBatch: TrackBatch {
         }
         let offset = Int32(angleTables.append(data))
         angleIndex[key] = offset
-        if !reverse && table.exactCount > 0 { exactMeasures[offset] = measure }
+        if bends && table.exactCount > 0 { exactMeasures[offset] = measure }
         return offset
     }
 

@@ -69,8 +69,11 @@ public struct TangentAngleTable: Sendable {
     private let measure: PathMeasure
 
     /// The angle table of `measure` over `sampleCount` samples (raised to 2, lowered to
-    /// ``ArcLengthTable/maximumSampleCount``), intervals missing `tolerance` marked exact.
-    public init(measure: PathMeasure, sampleCount: Int, tolerance: Double = Self.defaultTolerance) {
+    /// ``ArcLengthTable/maximumSampleCount``), intervals missing `tolerance` marked exact. With
+    /// `bends` false every piece is a line: a reader that evaluates the table at a rounded
+    /// position (the batch engine's Float progress) asks for that, since a piece turning too
+    /// fast for a line turns too fast for the rounding too (see `PathBatch`).
+    public init(measure: PathMeasure, sampleCount: Int, tolerance: Double = Self.defaultTolerance, bends: Bool = true) {
         let n = min(max(2, sampleCount), ArcLengthTable.maximumSampleCount)
         let length = measure.length
         self.measure = measure
@@ -124,7 +127,7 @@ public struct TangentAngleTable: Sendable {
                 let pieces = interval.corner < 1 ? [(0.0, interval.corner), (interval.corner, 1.0)] : [(0.0, 1.0)]
                 for (k, (from, to)) in pieces.enumerated() {
                     var pieceMiss = Self.miss(interval, from: from, to: to, measure: measure, a: a, b: b)
-                    if !(pieceMiss <= tolerance), to > from {
+                    if bends, !(pieceMiss <= tolerance), to > from {
                         let middle = (from + to) / 2
                         let line = interval.angle(at: middle)
                         let reference = Self.unwrap(Self.angle(measure.tangent(atLength: a + (b - a) * middle)), near: line)
