@@ -504,9 +504,17 @@ final class KeyframeBatch: TrackBatch {
         // Inside the segment, where the fraction moves with p (held values and the ends do not).
         let inside = live .& (p .>= start) .& (p .< load16(t1, i))
         // With no segment curves in the batch every lane's curve is the identity, which returns r.
-        q = curvedCount == 0 ? r : CurveKernel.evaluate(r, mirrored: r.replacing(with: 1 - r, where: mirror), mirror: mirror,
-                                                        x1: load16(segmentCurves.x1, i), y1: load16(segmentCurves.y1, i),
-                                                        x2: load16(segmentCurves.x2, i), y2: load16(segmentCurves.y2, i))
+        // The solved parameter is kept for the velocity's slope (unused, and dropped, without).
+        var segment: CurveSolution?
+        if curvedCount == 0 {
+            q = r
+        } else {
+            let (y, s) = CurveKernel.solved(r, mirrored: r.replacing(with: 1 - r, where: mirror), mirror: mirror,
+                                            x1: load16(segmentCurves.x1, i), y1: load16(segmentCurves.y1, i),
+                                            x2: load16(segmentCurves.x2, i), y2: load16(segmentCurves.y2, i))
+            q = y
+            segment = CurveSolution(parameter: s, mirrored: SIMD16<Float>(repeating: 0).replacing(with: 1, where: mirror))
+        }
 
         // H(v0, v1, d, s; q) (discrete and single values: q = 0, H = v0), the cumulative term
         // (§4.4) and the exclusive fallback.
@@ -523,8 +531,11 @@ final class KeyframeBatch: TrackBatch {
             // v′ = H′(q) · q′(r) · (1 / segment width) · f′(p) · p′ (semantics §5.4: the segment's
             // curve inside the animation's), 0 outside the segment and for held values.
             var rate = velocity.curvedRates(timing, block: i, curve: curve) * load16(inverseWidth, i)
-            if curvedCount > 0 {
-                rate *= VelocityKernel.curveSlopes(r, curves: segmentCurves, block: i, moving: (rate .!= 0) .& inside)
+            if let segment {
+                // The segment curve's slope at the parameter its value was solved for, as the
+                // animation's curve is (no second solve).
+                rate *= VelocityKernel.curveSlopes(segment, progress: r, curves: segmentCurves, block: i, moving: (rate .!= 0) .& inside,
+                                                   exact: nil)
             }
             rate.replace(with: 0, where: .!inside)
             let g00 = 6 * q2 - 6 * q, g10 = 3 * q2 - 4 * q + 1, g01 = -6 * q2 + 6 * q, g11 = 3 * q2 - 2 * q

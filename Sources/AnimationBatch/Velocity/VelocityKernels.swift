@@ -160,7 +160,7 @@ enum VelocityKernel {
     /// curves, x′ below 2⁻¹⁰) go to it.
     @inline(__always)
     static func curveSlopes(_ solution: CurveSolution, progress p: SIMD16<Float>, curves c: CurveColumns, block i: Int,
-                            moving: SIMDMask<SIMD16<Int32>>, exact: (low: SIMD8<Double>, high: SIMD8<Double>)) -> SIMD16<Float> {
+                            moving: SIMDMask<SIMD16<Int32>>, exact: (low: SIMD8<Double>, high: SIMD8<Double>)?) -> SIMD16<Float> {
         let x1 = load16(c.x1, i), y1 = load16(c.y1, i), x2 = load16(c.x2, i), y2 = load16(c.y2, i)
         let linear = (x1 .== y1) .& (x2 .== y2)
         if allLanes(linear) { return SIMD16<Float>(repeating: 1) }
