@@ -54,7 +54,7 @@ public struct TangentAngleTable: Sendable {
         }
     }
 
-    /// The largest angle error ``init(measure:sampleCount:tolerance:)`` accepts by default:
+    /// The largest angle error ``init(measure:sampleCount:tolerance:bends:)`` accepts by default:
     /// 1e-5 rad turns a layer of 1,000 points by 0.01 point at its edge.
     public static let defaultTolerance = 1e-5
 
