@@ -66,4 +66,29 @@ struct TimingKernelTests {
             }
         }
     }
+
+    @Test("§2.3 an autoreversing duration near the largest Double shows finite values, in the batch as in the reference")
+    func autoreversedHugeDurationShowsFiniteValues() throws {
+        // The fuzzer's case (Fuzz/Regressions/c-interface): a period of 2d = ∞ folded to NaN.
+        let store = TrackStore()
+        let layer = LayerID(1)
+        try store.setModelValue(.rect(Rect(x: 1, y: 2, width: 30, height: 40)), layer: layer, property: "bounds")
+        var grow = BasicAnimation(keyPath: "bounds")
+        grow.fromValue = .rect(Rect(x: 0, y: 0, width: 10, height: 10))
+        grow.toValue = .rect(Rect(x: 5, y: 5, width: 90, height: 70))
+        grow.timing = MediaTiming(beginTime: -0.12767223620965884, duration: .greatestFiniteMagnitude, timeOffset: -2.7053788052185856,
+                                  repeatCount: 0.4352941176470586, autoreverses: true, fillMode: .both)
+        _ = try store.add(grow, layer: layer)
+        let evaluator = FrameEvaluator(store: store)
+        for t in [0.5, 3.4313115129320195, 100, 1e9] {
+            evaluator.evaluate(at: t)
+            let value = try #require(evaluator.value(layer: layer, property: "bounds"))
+            let finite = value.components.allSatisfy { $0.isFinite }
+            #expect(finite, "t = \(t): \(value)")
+            let reference = ReferenceEvaluator.presentationValues(model: ["bounds": .rect(Rect(x: 1, y: 2, width: 30, height: 40))],
+                                                                  animations: [grow], at: t)["bounds"]
+            let referenceFinite = reference?.components.allSatisfy { $0.isFinite } == true
+            #expect(referenceFinite, "t = \(t): \(String(describing: reference))")
+        }
+    }
 }

@@ -31,6 +31,27 @@ struct MediaTimingTests {
         #expect(a.timing == t && a.isRemovedOnCompletion && !a.isAdditive && !a.isCumulative)
     }
 
+    @Test("§2.3 an autoreversing duration near the largest Double keeps a finite period: finite progress at every time, the end state too")
+    func autoreversedHugeDurationStaysFinite() {
+        // 2d would be ∞, and the fold's k · P a 0 · ∞: the duration is held at half the largest Double.
+        for (count, repeatDuration) in [(0.4352941176470586, 0.0), (0, 5.0), (.infinity, 0)] {
+            var t = MediaTiming(duration: .greatestFiniteMagnitude, repeatCount: count, autoreverses: true)
+            t.repeatDuration = repeatDuration
+            t.beginTime = -0.12767223620965884
+            t.timeOffset = -2.7053788052185856
+            t.fillMode = .both
+            #expect(t.effectiveDuration == .greatestFiniteMagnitude / 2)
+            #expect(t.iterationDuration.isFinite)
+            for time in [-10.0, 0, 1, 3.4313115129320195, 7, 1e6] {
+                let state = t.state(atParentTime: time)
+                #expect(state.progress.isFinite && state.basicTime.isFinite && state.iteration.isFinite, "\(count), \(repeatDuration) at \(time): \(state)")
+            }
+            #expect(t.endState.progress.isFinite)
+        }
+        // Without autoreverses the period is the duration itself, finite: nothing is held.
+        #expect(MediaTiming(duration: .greatestFiniteMagnitude).effectiveDuration == .greatestFiniteMagnitude)
+    }
+
     @Test("§2.1 fractional and infinite repeat counts are allowed")
     func fractionalAndInfiniteRepeatCounts() {
         #expect(MediaTiming(duration: 2, repeatCount: 1.5).activeDuration == 3)

@@ -39,7 +39,7 @@ public enum TimingPhase: String, Sendable, CaseIterable {
 /// | property | rejected | defined outcome |
 /// |---|---|---|
 /// | `beginTime`, `timeOffset` | NaN, ±∞ | — |
-/// | `duration` | NaN, +∞ | ≤ 0 (and −∞) means "the default": 0.25 s (§1.3) |
+/// | `duration` | NaN, +∞ | ≤ 0 (and −∞) means "the default": 0.25 s (§1.3); with `autoreverses`, above half the largest Double: that half (the period stays finite) |
 /// | `speed` | NaN, ±∞ | 0 pauses (§2.4), < 0 plays backwards |
 /// | `repeatCount` | NaN, < 0 | 0 means one iteration, +∞ repeats forever; a count whose active duration overflows is infinite |
 /// | `repeatDuration` | NaN, < 0 | 0 means "use repeatCount", +∞ repeats forever |
@@ -113,8 +113,14 @@ public struct MediaTiming: Sendable, Hashable {
 
     /// `duration`, or ``defaultDuration`` when `duration ≤ 0` (semantics §1.3). Evaluation always
     /// uses this, so an animation evaluated without being added behaves as if added outside a
-    /// transaction.
-    public var effectiveDuration: Double { duration > 0 ? duration : Self.defaultDuration }
+    /// transaction. An autoreversing timing's is at most half the largest Double, so that its
+    /// period `2d` stays finite: an infinite period made the fold's `k · P` a `0 · ∞` (NaN values
+    /// from finite input, found by the fuzzer), and a duration beyond 9e307 s never reaches its
+    /// reversed half either way.
+    public var effectiveDuration: Double {
+        let d = duration > 0 ? duration : Self.defaultDuration
+        return autoreverses ? min(d, .greatestFiniteMagnitude / 2) : d
+    }
 
     /// One repeat cycle, including the reversed half: `d · (autoreverses ? 2 : 1)` (semantics §2.3).
     public var iterationDuration: Double { effectiveDuration * (autoreverses ? 2 : 1) }
