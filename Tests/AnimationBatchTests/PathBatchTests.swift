@@ -198,9 +198,10 @@ struct PathBatchTests {
 
     @Test("a progress that is NaN (a timing whose arithmetic overflows) reads the path's first sample, never outside its tables")
     func nanProgressStaysInsideTheTables() throws {
-        // The fuzzer's case: an autoreversing duration of Double.greatestFiniteMagnitude makes the
-        // active duration infinite and the progress NaN; the sample index made from it used to
-        // address gigabytes past the table.
+        // The fuzzer's case: an autoreversing duration of Double.greatestFiniteMagnitude made the
+        // progress NaN (its period overflowed; the duration is now held at half the largest
+        // Double), and a NaN frame time still does; the sample index made from a NaN progress
+        // used to address gigabytes past the table.
         var path = Path()
         path.addEllipse(in: Rect(x: -88, y: -64, width: 66, height: 36))
         path.addLine(to: Point(x: 5, y: 5))
