@@ -144,17 +144,29 @@ struct RowLayoutTests {
         #expect(store.rowOrderPasses <= 1 + 4 * churned / max(64, rows / 8), "\(store.rowOrderPasses) passes for \(churned) layers re-animated, \(rows) rows")
     }
 
-    @Test("a block that leaves the order compares with its rows, not with outputs its kernel stopped writing")
-    func leavingTheOrderComparesWithRows() throws {
-        // Scalars only (one-component blocks are shown straight into their rows while in order).
+    @Test("a block that leaves the order compares with its rows, not with outputs its kernel stopped writing",
+          arguments: ["opacity", "position", "backgroundColor"])
+    func leavingTheOrderComparesWithRows(property: String) throws {
+        // One, two and four components: blocks of each are shown straight into their rows while
+        // in order, leaving the output column behind.
+        func value(_ x: Double) -> AnimationValue {
+            switch property {
+            case "position": .point(Point(x: x, y: -x))
+            case "backgroundColor": .color(Color(red: x, green: x / 2, blue: x / 4, alpha: -x))
+            default: .scalar(x)
+            }
+        }
         let store = TrackStore()
         store.keepsRowsInLaneOrder = false
         var slots: [SlotHandle] = []
         for l in 0..<64 {
             let layer = LayerID(UInt64(l + 1))
-            slots.append(try store.setModelValue(0, layer: layer, property: "opacity"))
-            try store.add(BasicAnimation(keyPath: "opacity", from: Double(l), to: Double(l) + 1, duration: 1), layer: layer)
-            // Another column in between, so that the opacity rows start out of lane order.
+            slots.append(try store.setModelValue(value(0), layer: layer, property: property))
+            var animation = BasicAnimation(keyPath: property)
+            animation.duration = 1
+            (animation.fromValue, animation.toValue) = (value(Double(l)), value(Double(l) + 1))
+            try store.add(animation, layer: layer)
+            // Another column in between, so that the rows start out of lane order.
             try store.setModelValue(1, layer: layer, property: "zPosition")
         }
         let evaluator = FrameEvaluator(store: store)
@@ -167,8 +179,9 @@ struct RowLayoutTests {
         store.removeAllAnimations(layer: LayerID(1))   // the first block leaves the order
         evaluator.evaluate(at: 0.25)   // the values the output column still holds
         for (l, slot) in slots.enumerated() where l > 0 {
-            let expected = Double(Float(Double(l) + 0.25))
-            #expect(evaluator.value(of: slot) == .scalar(expected), "layer \(l + 1)")
+            let expected = value(Double(l) + 0.25).components.map { Double(Float($0)) }
+            let shown = try #require(evaluator.value(of: slot))
+            #expect(shown.components == expected, "layer \(l + 1): \(shown)")
         }
         #expect(store.invariantViolations().isEmpty)
     }

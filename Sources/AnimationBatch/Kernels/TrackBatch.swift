@@ -130,8 +130,9 @@ class TrackBatch {
     static let contiguous: UInt8 = 8
     /// Whether a block whose change bytes are `low` (lanes 0–7) and `high` (8–15) is shown in
     /// vector stores this frame: in order (``contiguous``) and no lane ``forced``. One rule for the
-    /// value kernels' final store, which shows such a one-component block straight into its rows,
-    /// and for ``present(blocks:masks:pending:)``, which then leaves it alone.
+    /// value kernels' final store, which shows such a block (of one, two or four components)
+    /// straight into its rows, and for ``present(blocks:masks:pending:)``, which then leaves it
+    /// alone.
     @inline(__always)
     static func showsInOrder(low: UInt64, high: UInt64) -> Bool {
         low & UInt64(contiguous) != 0 && (low | high) & (UInt64(forced) &* 0x0101_0101_0101_0101) == 0
@@ -338,9 +339,10 @@ class TrackBatch {
     }
 
     /// Lane `i`'s block no longer keeps its rows in lane order (its ``contiguous`` bit is cleared).
-    /// Its lanes are forced: a one-component block in order shows straight into its rows, leaving
-    /// the output column behind (``OutputPointers/store(_:component:weight:addsBase:block:)``), so
-    /// the next frame compares with the rows, not with old outputs.
+    /// Its lanes are forced: a block in order (of one, two or four components) shows straight into
+    /// its rows, leaving the output column behind
+    /// (``OutputPointers/store(_:component:weight:addsBase:block:)``), so the next frame compares
+    /// with the rows, not with old outputs.
     @inline(__always)
     private func breakContiguity(_ i: Int) {
         let first = i & ~15
@@ -435,13 +437,9 @@ class TrackBatch {
                     // an unchanged lane's row gets the bits it holds.
                     mask = Self.laneMask(low & ones, high & ones)
                     let row = rows[i]
-                    switch width {
-                    case 1: break   // the kernel showed it (``OutputPointers/store(_:component:weight:addsBase:block:)``)
-                    case 2: animation_show_rows2(row, outputs[0] + i, outputs[1] + i)
-                    case 4: animation_show_rows4(row, outputs[0] + i, outputs[1] + i, outputs[2] + i, outputs[3] + i)
-                    default:
+                    if !OutputPointers.showsStraight(width: width) {
                         for lane in 0..<16 { for k in 0..<width { row[lane &* width &+ k] = Double(outputs[k][i &+ lane]) } }
-                    }
+                    }   // else the kernel showed it (``OutputPointers/store(_:component:weight:addsBase:block:)``)
                 } else if (low | high) & forcedBits == 0 {
                     // Changed (bit 0) and shown (bit 2): those lanes' rows, and nothing else.
                     mask = Self.laneMask(low & (low >> 2) & ones, high & (high >> 2) & ones)
@@ -689,7 +687,8 @@ class TrackBatch {
 
     /// Pointers to the output, base and change columns, taken once per chunk.
     var outputPointers: OutputPointers {
-        OutputPointers(outputs: outputs.pointers, base: base.pointers, changed: changed.base, rows: width == 1 ? shownRow.base : nil)
+        OutputPointers(outputs: outputs.pointers, base: base.pointers, changed: changed.base,
+                       rows: OutputPointers.showsStraight(width: width) ? shownRow.base : nil, width: width)
     }
 }
 
@@ -739,9 +738,17 @@ struct OutputPointers {
     let outputs: UnsafeMutablePointer<UnsafeMutablePointer<Float>>
     let base: UnsafeMutablePointer<UnsafeMutablePointer<Float>>
     let changed: UnsafeMutablePointer<UInt8>
-    /// The lanes' rows, for a one-component batch (nil for wider ones): a block in consecutive
-    /// rows is shown there by ``store(_:component:weight:addsBase:block:)`` itself.
+    /// The lanes' rows, for a batch of one, two or four components (``showsStraight(width:)``;
+    /// nil for others): a block in consecutive rows is shown there by
+    /// ``store(_:component:weight:addsBase:block:)`` itself.
     let rows: UnsafeMutablePointer<UnsafeMutablePointer<Double>>?
+    /// Components per track.
+    let width: Int
+
+    /// Whether the value kernels show a block of `width`-component tracks in consecutive rows
+    /// straight into them (`animation_show_component_marking`), leaving the Float output column
+    /// alone. Other widths (three, sixteen) write the output column, and the frame shows it.
+    static func showsStraight(width: Int) -> Bool { width == 1 || width == 2 || width == 4 }
 
     /// The value step of basic and spring animations for one block: per component
     /// `v = start + Δ · (fraction + k · cumulative)` (semantics §4.2, §4.4), then ``store(_:component:weight:addsBase:block:)``;
@@ -783,7 +790,7 @@ struct OutputPointers {
             // with the rows.
             let raw = UnsafeRawPointer(changed + i)   // a block's 16 change bytes (the column holds whole blocks)
             if TrackBatch.showsInOrder(low: raw.loadUnaligned(as: UInt64.self), high: raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self)) {
-                animation_show_rows1_marking(rows[i], shown, changed + i)
+                animation_show_component_marking(rows[i], width, c, shown, changed + i)
                 return
             }
         }
