@@ -281,4 +281,54 @@ struct PresentationTableTests {
             #expect(store.invariantViolations().isEmpty)
         }
     }
+
+    @Test("the changed set is the frame's, read late: after animations were removed or added, and when the frame reaped or parked finished ones")
+    func changedSetIsTheFramesWhenReadLate() throws {
+        // The kernels' part of the list is written on its first read, or before a lane moves or
+        // changes its slot: here finished animations are reaped inside each frame (their lanes
+        // removed, the batch's last lane moved into each gap) before anything reads the list.
+        for (chunks, parks) in [(1, false), (3, false), (3, true)] {
+            let store = TrackStore()
+            // Parked, a finished animation keeps its lane but no longer shows (its slot re-shown).
+            store.parksFinishedAnimations = parks
+            var slots: [SlotHandle] = []
+            for l in 0..<80 {
+                let layer = LayerID(UInt64(l + 1))
+                slots.append(try store.setModelValue(0.25, layer: layer, property: "opacity"))
+                slots.append(try store.setModelValue(.point(Point(x: -1, y: -1)), layer: layer, property: "position"))
+                // Ends between 0.3 and 1.09 s, and is removed then (semantics §1.4).
+                try store.add(BasicAnimation(keyPath: "opacity", from: 0, to: Double(l + 1), duration: 0.3 + 0.01 * Double(l)), layer: layer,
+                              forKey: "fade")
+                try store.add(BasicAnimation(keyPath: "position", from: Point(x: 0, y: 0), to: Point(x: Double(l), y: 1), duration: 2),
+                              layer: layer)
+            }
+            let configuration = FrameEvaluator.Configuration(parallelThreshold: 0, chunksPerBatch: chunks, maximumThreads: 2)
+            let evaluator = FrameEvaluator(store: store, configuration: configuration)
+            var shown: [[UInt64]] = slots.map { _ in [] }
+            for (frame, t) in [0.1, 0.35, 0.5, 0.75, 1.2].enumerated() {
+                evaluator.evaluate(at: t)
+                var expected = Set<SlotHandle>()
+                for (k, slot) in slots.enumerated() {
+                    let bits = try #require(evaluator.value(of: slot)).components.map(\.bitPattern)
+                    if bits != shown[k] { expected.insert(slot) }
+                    shown[k] = bits
+                }
+                // Changes before the read.
+                if frame == 1 {
+                    for l in stride(from: 0, to: 80, by: 5) { store.removeAllAnimations(layer: LayerID(UInt64(l + 1))) }
+                } else if frame == 2 {
+                    for l in stride(from: 1, to: 80, by: 6) {
+                        var more = BasicAnimation(keyPath: "position", from: Point(x: 0, y: 0), to: Point(x: 5, y: 5), duration: 1)
+                        more.isAdditive = true
+                        try store.add(more, layer: LayerID(UInt64(l + 1)))
+                    }
+                }
+                let listed = Array(evaluator.changedSlots)
+                #expect(Set(listed).count == listed.count, "each once (frame \(frame), \(chunks) chunks)")
+                #expect(Set(listed) == expected, "frame \(frame), \(chunks) chunks: \(Set(listed).symmetricDifference(expected).count) differ")
+                #expect(store.invariantViolations().isEmpty)
+            }
+            #expect(parks ? store.parkedAnimationCount > 0 : store.trackCount < 160, "finished animations were reaped or parked")
+        }
+    }
 }

@@ -115,7 +115,7 @@ public final class FrameEvaluator: ParallelJob {
     private var frameTime = 0.0
     /// Which stage ``runChunk(_:)`` runs.
     private var stage = Stage.kernels
-    private enum Stage { case nodes, kernels, composition }
+    private enum Stage { case nodes, kernels, composition, listing }
     /// (batch, first block, end block) of every kernel chunk.
     private var chunks: [(batch: Int32, start: Int32, end: Int32)] = []
     /// Each kernel chunk's room in the change list (16 per block: its first block's place among
@@ -174,8 +174,13 @@ public final class FrameEvaluator: ParallelJob {
     private var changeBase = 0
     private let dispatchCounter = ChunkCounter()
     /// What the running frame's chunks read, from its plan (``FramePlan``): set when a frame starts,
-    /// let go when it ends, so that nothing of the store's is held between frames.
+    /// let go when it ends, so that nothing of the store's is held between frames (but
+    /// `unlistedBatches`, until the list is written or the next frame starts).
     private var batches: [TrackBatch] = []
+    /// The last frame's batches while its kernel chunks' part of the change list is unwritten:
+    /// ``changedSlots`` writes it when first read, or a batch asks for it before a lane moves or
+    /// changes its slot (``TrackBatch/unlistedChanges``). Empty otherwise.
+    private var unlistedBatches: [TrackBatch] = []
     private var nodeBatch: NodeBatch?
     private var composition: Composition?
     private var nodeTimes: UnsafeMutablePointer<Double>?
@@ -220,6 +225,7 @@ public final class FrameEvaluator: ParallelJob {
 
     // Every buffer allocated in init or regrown since; none is handed out beyond a frame's events view.
     deinit {
+        dropUnlistedChanges()   // no batch may name this evaluator once it is gone
         nodeEventCounts.deallocate()
         nodeEventStorage.deallocate()
         velocityRows.deallocate()
@@ -245,8 +251,36 @@ public final class FrameEvaluator: ParallelJob {
     /// The slots whose presentation value changed in the last frame — a model value set since the
     /// frame before, a slot created since, or a frame's value whose bits differ from the last
     /// shown — each once, so a renderer redraws only those. Valid until the next frame.
+    ///
+    /// The frame itself keeps a 16-bit mask per block of the slots its kernels showed; the first
+    /// read after a frame writes their handles (8 bytes each, on the frame's threads), so a host
+    /// that never reads the list does not pay for it: at 1,000,000 changing properties that is
+    /// 16 MB of memory traffic, a tenth of the frame. Changes to the store between the frame and
+    /// the read do not change what it lists.
     public var changedSlots: UnsafeBufferPointer<SlotHandle> {
-        UnsafeBufferPointer(start: changeStorage, count: changeCount)
+        listUnlistedChanges()
+        return UnsafeBufferPointer(start: changeStorage, count: changeCount)
+    }
+
+    /// Writes the last frame's kernel chunks' changed slots into the change list, if they are
+    /// still unwritten (see ``changedSlots``): called by the first read, and by a batch of that
+    /// frame before one of its lanes moves or changes its slot.
+    func listUnlistedChanges() {
+        guard !unlistedBatches.isEmpty else { return }
+        for batch in unlistedBatches { batch.unlistedChanges = nil }
+        let running = batches   // empty between frames
+        batches = unlistedBatches
+        defer {
+            batches = running
+            unlistedBatches = []
+        }
+        run(.listing, count: chunks.count)
+    }
+
+    /// Forgets the last frame's unwritten list: a new frame starts, and nothing can read it any more.
+    private func dropUnlistedChanges() {
+        for batch in unlistedBatches where batch.unlistedChanges === self { batch.unlistedChanges = nil }
+        unlistedBatches = []
     }
 
     /// How many chunks the last frame's kernels ran in.
@@ -336,6 +370,7 @@ public final class FrameEvaluator: ParallelJob {
     /// time, semantics §2.2), stores the presentation values, lists the changed slots, collects
     /// the events and reaps the animations that finished and are removed on completion (§1.4).
     public func evaluate(at time: Double) {
+        dropUnlistedChanges()
         // Sleeping workers start waking now: they spin by the time the kernels are posted.
         if configuration.scheduler == .workerPool && runsInParallel(trackCount: store.trackCount) { pool?.prepare() }
         runFrame(store.prepareFrame(), at: time)   // the plan is let go here, before the store changes
@@ -462,17 +497,15 @@ public final class FrameEvaluator: ParallelJob {
             chunkEventCounts[k] = Self.collectEvents(of: batch, blocks: blocks, into: eventStorage + trackEventBase + chunkEventOffsets[k])
         case .composition:
             let target = self.target.unsafelyUnwrapped   // set before the stage runs
-            guard k < compositionChunks.count else {
-                // Past the composition chunks: kernel chunk k − (their count) lists its slots where its list starts.
-                let c = k - compositionChunks.count, chunk = chunks[c]
-                guard chunkChangeCounts[c] > 0 else { return }
-                batches[Int(chunk.batch)].list(blocks: Int(chunk.start)..<Int(chunk.end), masks: blockMasks + chunkChangeOffsets[c] / 16,
-                                               into: target.changes + chunkListStarts[c])
-                return
-            }
             let chunk = compositionChunks[k]
             compositionCounts[k] = composition.unsafelyUnwrapped.runChunk(chunk.start..<chunk.end,   // set for the frame
                                                              into: target.listing(at: target.changes + compositionChangeOffsets[k]))
+        case .listing:
+            // Kernel chunk k's changed slots, where its list starts (``listUnlistedChanges()``).
+            let chunk = chunks[k]
+            guard chunkChangeCounts[k] > 0 else { return }
+            batches[Int(chunk.batch)].list(blocks: Int(chunk.start)..<Int(chunk.end), masks: blockMasks + chunkChangeOffsets[k] / 16,
+                                           into: changeStorage + changeBase + chunkListStarts[k])
         }
     }
 
@@ -607,17 +640,25 @@ public final class FrameEvaluator: ParallelJob {
     }
 
     /// The composition stage (``Composition``): the fast and transform slots' parallel chunks,
-    /// beside them the kernel chunks' lists, each written where it belongs (its place follows
-    /// from the counts the kernels' chunks returned), then general slots; the change list in
-    /// order — pending changes, the kernel chunks' (exclusive slots, shown by the chunks
-    /// themselves), the composition chunks', the general slots'.
+    /// then general slots; the change list in order — pending changes, the kernel chunks'
+    /// (exclusive slots, shown by the chunks themselves; their place follows from the counts the
+    /// chunks returned, and they are written when the list is first read: ``changedSlots``), the
+    /// composition chunks', the general slots'.
     private func compose(table: PresentationTable, composition: Composition) {
         kernelListed = 0
         for k in chunks.indices {
             chunkListStarts[k] = kernelListed
             kernelListed += chunkChangeCounts[k]
         }
-        run(.composition, count: compositionChunks.count + (kernelListed > 0 ? chunks.count : 0))
+        run(.composition, count: compositionChunks.count)
+        if kernelListed > 0 {
+            // The kernel chunks' part waits for a reader; each batch asks for it before its lanes change.
+            for batch in batches {
+                if let other = batch.unlistedChanges, other !== self { other.listUnlistedChanges() }   // another evaluator's frame
+                batch.unlistedChanges = self
+            }
+            unlistedBatches = batches
+        }
         // The composition chunks' changes after the kernel chunks', in chunk order.
         changeCount += kernelListed
         Self.gather(into: changeStorage, count: &changeCount, from: changeStorage + changeBase, offsets: compositionChangeOffsets,

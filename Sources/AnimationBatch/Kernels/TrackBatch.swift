@@ -139,6 +139,12 @@ class TrackBatch {
     }
     /// Blocks with the ``contiguous`` bit.
     private(set) var contiguousBlocks = 0
+    /// The evaluator whose last frame has not yet written this batch's changed lanes into its
+    /// change list (``FrameEvaluator/changedSlots`` writes them on the first read): told before a
+    /// lane moves or changes its slot, so that the list names the slots the frame showed.
+    /// Unowned and unchecked: the evaluator clears it whenever it lists, drops the list or goes
+    /// (it holds this batch until then); a weak reference would allocate in a frame.
+    unowned(unsafe) var unlistedChanges: FrameEvaluator?
     /// Changes of where lanes show since the batch was made (a running count ``RowLayout`` reads).
     private(set) var layoutChanges = 0
     /// Each track's own velocity this frame (docs/velocity.md), `width` Float columns, once a
@@ -285,6 +291,7 @@ class TrackBatch {
     /// Removes track `i` by moving the last track into its place. Returns the store index of the
     /// track that moved (now at `i`), or nil when `i` was the last.
     func remove(at i: Int) -> Int32? {
+        unlistedChanges?.listUnlistedChanges()
         willRemoveSpecific(i)
         let last = count - 1
         breakContiguity(i)
@@ -327,6 +334,7 @@ class TrackBatch {
     /// nowhere (nil: its slot is composed); its velocity in `velocityRow` (the slot's velocity
     /// row, nil where the table keeps none).
     func setShown(_ i: Int, row: UnsafeMutablePointer<Double>?, velocityRow vrow: UnsafeMutablePointer<Double>?, slot: SlotHandle) {
+        unlistedChanges?.listUnlistedChanges()
         if row ?? sink != shownRow[i] {
             breakContiguity(i)
             layoutChanges &+= 1
