@@ -90,7 +90,8 @@ final class SpringBatch: InterpolatingBatch {
         let rate = self.rate.base, frequency = self.frequency.base, coefficient = self.coefficient.base, duration = timingColumns.duration.base
         let width = self.width, regime = self.regime
         let velocity = velocityStep(time: time, nodeTimes: nodeTimes)
-        evaluateCurved(blocks: blocks, time: time, nodeTimes: nodeTimes) { i, timing, f, curve in
+        evaluateCurved(blocks: blocks, time: time, nodeTimes: nodeTimes) { i, timingBlock, f, curve in
+            var timing: TimingBlock { timingBlock.pointee }   // read where used: a copy of all 384 bytes cost 5 % of a W2 frame
             let ahead = i + TimingKernel.prefetchDistance
             prefetchBlock(duration, at: ahead)
             animation_prefetch(rate + ahead)
@@ -131,7 +132,7 @@ final class SpringBatch: InterpolatingBatch {
             var fraction = 1 - x
             fraction.replace(with: limit, where: fraction .> limit)
             fraction.replace(with: -limit, where: fraction .< -limit)
-            out.storeInterpolated(start: start, delta: delta, fraction: fraction, timing: timing, width: width, block: i)
+            out.storeInterpolated(start: start, delta: delta, fraction: fraction, timing: timingBlock, width: width, block: i)
             if let velocity {
                 // v′ = Δ · (−x′(t)) · d · f′(p) · p′, x′ the closed form's derivative (semantics §6.2, §6.4).
                 let rate = velocity.curvedRates(timing, block: i, curve: curve)

@@ -575,7 +575,7 @@ class TrackBatch {
     /// the stack, so chunks on several threads share nothing and a frame allocates nothing.
     @inline(__always)
     final func evaluateCurved(blocks: Range<Int>, time: Double, nodeTimes: UnsafePointer<Double>,
-                              values: (_ i: Int, _ timing: TimingBlock, _ f: SIMD16<Float>, _ curve: CurveSolution?) -> Void) {
+                              values: (_ i: Int, _ timing: UnsafePointer<TimingBlock>, _ f: SIMD16<Float>, _ curve: CurveSolution?) -> Void) {
         let timingKernel = self.timingKernel
         let curves = self.curves.columns
         let state = statePointers
@@ -608,7 +608,7 @@ class TrackBatch {
                                                  parameters: parameters)
                             for k in 0..<n {
                                 let curve = parameters.map { CurveSolution(parameter: load16($0, 16 * k), mirrored: load16(scratch + 128, 16 * k)) }
-                                values(i + 16 * k, timings[k], load16(scratch + 192, 16 * k), curve)
+                                values(i + 16 * k, timings + k, load16(scratch + 192, 16 * k), curve)
                             }
                             block += n
                         }
@@ -629,7 +629,7 @@ class TrackBatch {
     /// for each block (`i` its first track): the form of batches without a timing curve.
     @inline(__always)
     final func evaluateTimed(blocks: Range<Int>, time: Double, nodeTimes: UnsafePointer<Double>,
-                             values: (_ i: Int, _ timing: TimingBlock) -> Void) {
+                             values: (_ i: Int, _ timing: UnsafePointer<TimingBlock>) -> Void) {
         let timingKernel = self.timingKernel
         let state = statePointers
         let iterations = readsIterations
@@ -642,7 +642,7 @@ class TrackBatch {
                     let n = min(4, blocks.upperBound - block), i = block * 16
                     timingKernel.evaluate(blocks: i, count: n, time: time, nodeTimes: nodeTimes, state: state,
                                           iterations: iterations, into: timings)
-                    for k in 0..<n { values(i + 16 * k, timings[k]) }
+                    for k in 0..<n { values(i + 16 * k, timings + k) }
                     block += n
                 }
             }
@@ -763,7 +763,8 @@ struct OutputPointers {
     /// the three columns it streams are prefetched ``TimingKernel/prefetchDistance`` tracks ahead.
     @inline(__always)
     func storeInterpolated(start: UnsafeMutablePointer<UnsafeMutablePointer<Float>>, delta: UnsafeMutablePointer<UnsafeMutablePointer<Float>>,
-                           fraction: SIMD16<Float>, timing: TimingBlock, width: Int, block i: Int) {
+                           fraction: SIMD16<Float>, timing timingBlock: UnsafePointer<TimingBlock>, width: Int, block i: Int) {
+        var timing: TimingBlock { timingBlock.pointee }   // read where used (as the value stages do)
         // The cumulative term chosen, not multiplied by a 0 or 1 flag: a count of iterations past
         // Float's range is ∞ (a 1e-300 s duration repeating for 0.25 s), and ∞ × 0 was NaN.
         let cumulative = timing.bit(CompiledTiming.cumulative) .== 1
