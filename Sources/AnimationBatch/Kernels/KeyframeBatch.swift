@@ -431,7 +431,7 @@ final class KeyframeBatch: TrackBatch {
         let velocity = velocityStep(time: time, nodeTimes: nodeTimes)
         // §5.4: the animation's curve first (`p`), then the segment's.
         evaluateCurved(blocks: blocks, time: time, nodeTimes: nodeTimes) { i, timingBlock, p, curve in
-            var timing: TimingBlock { timingBlock.pointee }   // read where used: a copy of all 384 bytes cost 5 % of a W2 frame
+            var timing: TimingBlock { timingBlock.pointee }   // read where used (see evaluateCurved)
             // The refresh metadata of the block four ahead: few lanes of a block refresh, so these
             // columns are read sparsely, and each read would otherwise wait on memory.
             let ahead = i + 64

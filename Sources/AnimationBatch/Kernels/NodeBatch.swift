@@ -57,7 +57,7 @@ final class NodeBatch: TrackBatch {
         let velocity = velocityStep(time: time, nodeTimes: nodeTimes), rates = velocityFrame?.nodeRates
         functions.withUnsafeBufferPointer { functions in
             evaluateTimed(blocks: blocks, time: time, nodeTimes: nodeTimes) { i, timingBlock in
-                var timing: TimingBlock { timingBlock.pointee }   // read where used: a copy of all 384 bytes cost 5 % of a W2 frame
+                var timing: TimingBlock { timingBlock.pointee }   // read where used (see evaluateCurved)
                 if let velocity, let nodeRates = rates {
                     // The child time's rate: f′(p) · d · p′ (the reference's `childTimeRate`).
                     let rates = velocity.progressRates(timing, block: i)
