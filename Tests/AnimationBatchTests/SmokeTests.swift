@@ -325,5 +325,44 @@ struct SmokeTests {
         evaluator.evaluate(at: 0.5)
         #expect(evaluator.value(layer: LayerID(1), property: "position") == .point(Point(x: .infinity, y: 5)))
     }
+
+    @Test("a transform field past Double's range (a cumulative spring read at the largest time) is held at ±1e150 when written into the matrix: values and velocities finite, never NaN, in both engines")
+    func transformFieldsPastDoublesRangeAreHeld() throws {
+        // The C fuzz target's finding: a cumulative spring on transform.scale repeating forever,
+        // read at 1.8e308 s, overflows to −∞ in both engines; recomposed, −∞ met the rotation's
+        // zeros (∞ · 0) and the whole matrix read NaN.
+        let cases: [(key: String, from: AnimationValue)] = [
+            ("transform.scale", 53.7), ("transform.scale.y", 53.7), ("transform.rotation.z", 53.7),
+            ("transform.translation.x", 53.7), ("transform.translation", .size(Size(width: 53.7, height: -2))),
+        ]
+        let limit = Transform3D.largestRepeatedElement
+        for (key, from) in cases {
+            var spring = SpringAnimation(keyPath: key)
+            spring.fromValue = from
+            (spring.mass, spring.stiffness, spring.damping, spring.initialVelocity) = (3, 210, 4.35, 1.45)
+            (spring.duration, spring.timeOffset, spring.repeatCount, spring.isCumulative) = (spring.settlingDuration, -2.2, .infinity, true)
+            let store = TrackStore()
+            try store.setModelValue(.transform(.identity), layer: LayerID(2), property: "transform")
+            try store.add(spring, layer: LayerID(2))
+            let evaluator = FrameEvaluator(store: store, configuration: .init(computesVelocity: true))
+            var held = 0
+            for t in [1e300, Double.greatestFiniteMagnitude] {
+                evaluator.evaluate(at: t)
+                let batch = try #require(evaluator.value(layer: LayerID(2), property: "transform"))
+                let reference = try #require(ReferenceEvaluator.presentationValuesWithRates(
+                    model: ["transform": .transform(.identity)], animations: [spring], at: t)["transform"])
+                let what = "\(key) at \(t): batch \(batch), reference \(reference.value)"
+                #expect(batch.components.allSatisfy(\.isFinite) && reference.value.components.allSatisfy(\.isFinite), "\(what)")
+                #expect(reference.value.components.allSatisfy { abs($0) <= limit }, "\(what)")
+                #expect(PrecisionTable.maxDifference(batch, reference.value) == 0, "\(what)")
+                if reference.value.components.contains(where: { abs($0) == limit }) { held += 1 }
+                let rate = try #require(evaluator.velocity(layer: LayerID(2), property: "transform"))
+                #expect(!rate.components.contains(where: \.isNaN) && !reference.rate.components.contains(where: \.isNaN),
+                        "\(key) at \(t): velocity \(rate), reference \(reference.rate)")
+            }
+            // A turn wraps instead: only the other fields reach the bound.
+            #expect(held == (key == "transform.rotation.z" ? 0 : 2), "\(key): held \(held) times")
+        }
+    }
 }
 

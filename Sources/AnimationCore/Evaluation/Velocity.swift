@@ -171,9 +171,12 @@ enum ValueRates {
         var d = t.decomposedRate(rate.matrixRate ?? .zero)?.rate ?? .zero
         switch (field, fieldValue, fieldRate) {
         case (.translation, .size(let v), .size(let dv)):
-            (parts.translation.x, parts.translation.y) = (v.width, v.height)
-            (d.translation.x, d.translation.y) = (dv.width, dv.height)
+            // Values and rates held as ValueField.set holds the values: ∞ · 0 is NaN.
+            let h = Transform3D.heldElement
+            (parts.translation.x, parts.translation.y) = (h(v.width), h(v.height))
+            (d.translation.x, d.translation.y) = (h(dv.width), h(dv.height))
         case (_, .scalar(let v), .scalar(let dv)):
+            let (v, dv) = (Transform3D.heldElement(v), Transform3D.heldElement(dv))
             switch field {
             case .rotation, .rotationZ, .rotationX, .rotationY:
                 var angles = parts.rotation.eulerAngles

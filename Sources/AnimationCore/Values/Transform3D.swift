@@ -283,17 +283,23 @@ extension Transform3D: Interpolatable {
         return result
     }
 
-    /// The largest magnitude of an element of ``repeated(times:)``: 1e150, far past single
-    /// precision, and small enough that a product of two such matrices (sums of four products)
-    /// stays finite in double precision.
+    /// The largest magnitude of an element of ``repeated(times:)``, and of a field (scale,
+    /// translation, angle) written into a transform: 1e150, far past single precision, and small
+    /// enough that a product of two such matrices (sums of four products) stays finite in double
+    /// precision.
     public static let largestRepeatedElement: Double = 1e150
 
-    /// Each element held within ±``largestRepeatedElement`` (NaN stays NaN: comparisons, not
-    /// min and max).
+    /// `v` held within ±``largestRepeatedElement`` (NaN stays NaN: comparisons, not min and
+    /// max). Also what a field written into a transform is held to (`ValueField.set`).
+    @inline(__always)
+    package static func heldElement(_ v: Double) -> Double {
+        v > largestRepeatedElement ? largestRepeatedElement : (v < -largestRepeatedElement ? -largestRepeatedElement : v)
+    }
+
+    /// Each element held within ±``largestRepeatedElement``.
     private var held: Transform3D {
         // Field by field: no array (a cumulative transform is repeated every frame).
-        let limit = Self.largestRepeatedElement
-        func h(_ v: Double) -> Double { v > limit ? limit : (v < -limit ? -limit : v) }
+        let h = Self.heldElement
         return Transform3D(m11: h(m11), m12: h(m12), m13: h(m13), m14: h(m14), m21: h(m21), m22: h(m22), m23: h(m23), m24: h(m24),
                            m31: h(m31), m32: h(m32), m33: h(m33), m34: h(m34), m41: h(m41), m42: h(m42), m43: h(m43), m44: h(m44))
     }

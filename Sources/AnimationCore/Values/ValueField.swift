@@ -89,6 +89,11 @@ public enum ValueField: String, Sendable, CaseIterable, CustomStringConvertible 
     }
 
     /// `value` with this field replaced by `fieldValue`. Mismatched kinds leave `value` unchanged.
+    ///
+    /// A transform's field (scale, translation, angle) is held within
+    /// ±``Transform3D/largestRepeatedElement`` before it is recomposed: a value that overflowed
+    /// to ±∞ (a cumulative animation read at the largest time) would meet the rotation's zeros
+    /// as ∞ · 0 and make the matrix NaN; held, the matrix is finite (docs/bad-input.md).
     public func set(_ fieldValue: AnimationValue, in value: AnimationValue) -> AnimationValue {
         switch (self, value, fieldValue) {
         case (.x, .point(var p), .scalar(let v)): p.x = v; return .point(p)
@@ -103,10 +108,11 @@ public enum ValueField: String, Sendable, CaseIterable, CustomStringConvertible 
         case (.sizeHeight, .rect(var r), .scalar(let v)): r.size.height = v; return .rect(r)
         case (.translation, .transform(let t), .size(let v)):
             var f = t.fields
-            f.translation.x = v.width
-            f.translation.y = v.height
+            f.translation.x = Transform3D.heldElement(v.width)
+            f.translation.y = Transform3D.heldElement(v.height)
             return .transform(f.recomposed())
         case (_, .transform(let t), .scalar(let v)) where ownerKind == .transform && kind == .scalar:
+            let v = Transform3D.heldElement(v)
             var f = t.fields
             switch self {
             case .rotation, .rotationZ, .rotationX, .rotationY:
