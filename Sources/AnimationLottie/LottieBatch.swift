@@ -85,8 +85,9 @@ public final class LottieBatch {
     private var job: TickJob?
     /// Instances per chunk: fixed boundaries make results independent of the thread count.
     static let chunkSize = 16
-    /// Working memory, one per thread (the caller's first): an evaluation leaves nothing in it
-    /// that the next one reads, so which thread runs a chunk does not matter.
+    /// Working memory, one per thread (the caller's first): an evaluation leaves in it only its
+    /// memo of solved curves (``EasingMemo``), whose entries are pure functions of their keys —
+    /// the same bits whichever instance wrote them — so which thread runs a chunk does not matter.
     private var scratches: [LottieScratch] = []
 
     /// A batch evaluated on up to `maximumThreads` threads (0: one per processor).

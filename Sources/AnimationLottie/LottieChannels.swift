@@ -199,7 +199,7 @@ final class LottieChannels: @unchecked Sendable {
     func evaluateSpatial(_ s: Segment, _ n: Int, _ progress: Double, memo: EasingMemo, into out: UnsafeMutablePointer<Double>) {
         let start = s.values, end = s.values + n
         let eased = eased(s.easing, progress, memo)
-        let p = spatialPoint(s.spatial, atFraction: eased)
+        let p = spatialPoint(s.spatial, atFraction: eased, memo)
         for d in 0..<n { out[d] = values[start + d] }
         out[0] = p.x
         if n > 1 { out[1] = p.y }
@@ -207,18 +207,15 @@ final class LottieChannels: @unchecked Sendable {
     }
 
     /// Curve `curve`'s value at `progress` (``TimingFunction/value(at:)``), taken from `memo`
-    /// when this instance-frame solved the same curve at the same progress already: channels
-    /// keyed at the same frames with the same easing (often most of a file) share one solve,
+    /// when this thread solved the same curve at the same progress already: channels keyed at
+    /// the same frames with the same easing, and instances at the same frame, share one solve,
     /// with the same bits.
     @inline(__always)
     func eased(_ curve: Int, _ progress: Double, _ memo: EasingMemo) -> Double {
         let entry = memo.entry(curve, progress)
-        if entry.pointee.generation == memo.generation && entry.pointee.curve == curve
-            && entry.pointee.progress.bitPattern == progress.bitPattern {
-            return entry.pointee.value
-        }
+        if memo.holds(entry, curve, progress) { return entry.pointee.x }
         let value = curves[curve].value(at: progress)
-        entry.pointee = EasingMemo.Entry(curve: curve, progress: progress, value: value, generation: memo.generation)
+        entry.pointee = EasingMemo.Entry(program: memo.program, index: curve, input: progress, x: value, y: 0)
         return value
     }
 
@@ -226,7 +223,21 @@ final class LottieChannels: @unchecked Sendable {
     /// `point(atFraction:)`, operation for operation — `PathMeasure.point(atLength:)` on a path of
     /// one cubic (its starts 0 and the length), `ArcLength.parameter` on its table, the cubic at
     /// that parameter.
+    ///
+    /// Taken from `memo` when this thread found the same point already (a bracketed Newton solve
+    /// on a 16-point quadrature, three or four of them per point: most of a tick of a file that
+    /// moves its layers along curves).
     @inline(__always)
+    func spatialPoint(_ k: Int, atFraction fraction: Double, _ memo: EasingMemo) -> Point {
+        let entry = memo.entry(-1 - k, fraction)
+        if memo.holds(entry, -1 - k, fraction) { return Point(x: entry.pointee.x, y: entry.pointee.y) }
+        let p = spatialPoint(k, atFraction: fraction)
+        entry.pointee = EasingMemo.Entry(program: memo.program, index: -1 - k, input: fraction, x: p.x, y: p.y)
+        return p
+    }
+
+    /// ``spatialPoint(_:atFraction:_:)`` computed.
+    @inline(never)
     func spatialPoint(_ k: Int, atFraction fraction: Double) -> Point {
         let c = spatialCubics[k]
         guard c.count > 0 else { return spatial[k].point(atFraction: fraction) }
@@ -337,28 +348,54 @@ extension LottieChannels.Builder {
     }
 }
 
-/// Eased values solved during one instance-frame, for ``LottieChannels/eased(_:_:_:)``: a small
-/// table in a thread's working memory (raw memory, owned by ``LottieWork``), its entries keyed
-/// by curve and progress and valid for one generation — one instance at one frame, so an
-/// instance never reads what another one solved.
+/// Eased values and points along spatial segments already computed by this thread, for
+/// ``LottieChannels/eased(_:_:_:)`` and ``LottieChannels/spatialPoint(_:atFraction:_:)``: a
+/// direct-mapped table in a thread's working memory (raw memory, owned by ``LottieWork``), each
+/// entry keyed by the program (``LottieProgram/memoKey``), the curve or segment, and the input's
+/// bits. Both are pure functions of that key, so an entry another instance-frame wrote — another
+/// instance at the same frame, or this one a tick ago — is the value this one would compute, bit
+/// for bit: instances that show the same frames (stickers at whole frames) solve each curve once
+/// per frame value, and the result does not depend on which thread or chunk wrote it.
 struct EasingMemo {
     struct Entry {
-        var curve: Int
-        var progress: Double
-        var value: Double
-        var generation: Int
+        /// The program's ``LottieProgram/memoKey``; 0 for an entry never written.
+        var program: Int
+        /// A curve's index, or −1 − k for spatial segment k's point.
+        var index: Int
+        var input: Double
+        var x: Double
+        var y: Double
     }
 
-    /// Entries in the table (a power of two).
-    static let capacity = 64
+    /// Entries a thread holds at most (a power of two): 320 KB, within the second-level cache.
+    static let largestCapacity = 8192
+
+    /// A table of `capacity` entries (a power of two, at most ``largestCapacity``) for a program
+    /// of `keys` curves and spatial segments over `frames` frames: twice what each at every whole
+    /// frame takes (direct-mapped, a fuller table loses most entries to collisions), so that the
+    /// next tick finds what this one solved.
+    static func capacity(keys: Int, frames: Double) -> Int {
+        let wanted = 2 * Double(max(keys, 1)) * min(max(frames, 1), Double(largestCapacity))
+        var capacity = 64
+        while capacity < largestCapacity && Double(capacity) < wanted { capacity *= 2 }
+        return capacity
+    }
 
     let entries: UnsafeMutablePointer<Entry>
-    let generation: Int
+    /// 64 − log2(capacity): the hash's top bits index the table.
+    let shift: UInt64
+    let program: Int
 
-    /// The entry `curve` at `progress` lives in (direct-mapped by a hash of both).
+    /// The entry `index` at `input` lives in (direct-mapped by a hash of both).
     @inline(__always)
-    func entry(_ curve: Int, _ progress: Double) -> UnsafeMutablePointer<Entry> {
-        let hash = (UInt64(truncatingIfNeeded: curve) &* 0x9E37_79B9_7F4A_7C15) ^ (progress.bitPattern &* 0xC2B2_AE3D_27D4_EB4F)
-        return entries + Int(truncatingIfNeeded: hash >> 58)   // 6 bits: < capacity
+    func entry(_ index: Int, _ input: Double) -> UnsafeMutablePointer<Entry> {
+        let hash = (UInt64(bitPattern: Int64(index)) &* 0x9E37_79B9_7F4A_7C15) ^ (input.bitPattern &* 0xC2B2_AE3D_27D4_EB4F)
+        return entries + Int(truncatingIfNeeded: hash >> shift)   // the top log2(capacity) bits: < capacity
+    }
+
+    /// Whether `e` holds `index` at `input` for this program.
+    @inline(__always)
+    func holds(_ e: UnsafeMutablePointer<Entry>, _ index: Int, _ input: Double) -> Bool {
+        e.pointee.program == program && e.pointee.index == index && e.pointee.input.bitPattern == input.bitPattern
     }
 }

@@ -1,4 +1,5 @@
 import AnimationCore
+import Synchronization
 
 /// A Lottie file compiled for ``LottieBatch``: its layers flattened (precompositions expanded in
 /// place, parents before children), its shape items turned into flat lists — groups, path
@@ -168,6 +169,14 @@ public final class LottieProgram: Sendable {
     /// of long paths) is refused rather than given unbounded memory.
     public static let maximumElements = 1 << 24
 
+    /// This program among every program of the process (from 1): what a thread's memo of
+    /// solved curves keys its entries by (``EasingMemo``), so that a table shared by programs
+    /// never answers for another one.
+    let memoKey: Int
+    /// Entries of a thread's memo this program wants (``EasingMemo/capacity(keys:frames:)``).
+    let memoCapacity: Int
+    private static let memoKeys = Atomic<Int>(0)
+
     /// Compiles `animation` for instances fitted into `size` × `size`.
     ///
     /// - Throws: ``LottieError/invalid(path:reason:)`` naming `size` when it is not positive and
@@ -224,6 +233,9 @@ public final class LottieProgram: Sendable {
         outputKinds = kinds
         outputPathNumbers = numbers
         outputNumbers = numbers + 2 * clipPoints
+        memoKey = Self.memoKeys.add(1, ordering: .relaxed).newValue
+        memoCapacity = EasingMemo.capacity(keys: channels.curves.count + channels.spatialCubics.count,
+                                           frames: animation.outPoint - animation.inPoint)
     }
 
     /// Flattens compositions and shape items.

@@ -49,9 +49,10 @@ struct LottieWork {
     /// Elements a sink had no room for, counted (the program's capacities are proved enough; the
     /// tests check that this stays 0).
     var overflows = UnsafeMutableBufferPointer<Int>(start: nil, count: 0)
-    /// The easing memo's entries and its generation (one per instance-frame evaluated).
+    /// The memo's entries (``EasingMemo``; a power of two of them), and the key of the program
+    /// being evaluated.
     var easingEntries = UnsafeMutableBufferPointer<EasingMemo.Entry>(start: nil, count: 0)
-    var easingGeneration = UnsafeMutableBufferPointer<Int>(start: nil, count: 0)
+    var memoProgram = UnsafeMutableBufferPointer<Int>(start: nil, count: 0)
     /// Precompositions' clip polygons (``LottieProgram/clipSlots``), their corner counts, and the
     /// intersection's second buffer.
     var clipPolygons = UnsafeMutableBufferPointer<Point>(start: nil, count: 0)
@@ -66,7 +67,7 @@ struct LottieWork {
         8 * (compositionFrames.count + layerFrames.count + layerOpacity.count + groupCumulative.count
              + slotNumbers.count + slotKindCount.count + slotNumberCount.count + trimNumbers.count + segments.count
              + segmentStarts.count + segmentLengths.count + segmentTables.count + slotLengths.count + overflows.count
-             + easingGeneration.count + clipCounts.count)
+             + memoProgram.count + clipCounts.count)
             + MemoryLayout<Interval>.stride * intervals.count + MemoryLayout<EasingMemo.Entry>.stride * easingEntries.count
             + MemoryLayout<AffineTransform>.stride * (world.count + full.count + groupMatrix.count)
             + MemoryLayout<Point>.stride * (clipPolygons.count + clipTemp.count) + 8 * layerClips.count
@@ -116,17 +117,21 @@ struct LottieWork {
         size(&intervals, Self.intervalCapacity, Interval(a: 0, b: 0, whole: 0, depth: 0))
         size(&slotLengths, p.slots.count, 0)
         size(&overflows, 1, 0)
-        // Generation 0 marks an entry never written: evaluations start at 1.
-        size(&easingEntries, EasingMemo.capacity, EasingMemo.Entry(curve: 0, progress: 0, value: 0, generation: 0))
-        size(&easingGeneration, 1, 0)
+        // Program key 0 marks an entry never written: keys start at 1.
+        size(&easingEntries, p.memoCapacity, EasingMemo.Entry(program: 0, index: 0, input: 0, x: 0, y: 0))
+        size(&memoProgram, 1, 0)
         size(&clipPolygons, p.clipPoints, Point(x: 0, y: 0))
         size(&clipCounts, p.clipSlots.count, 0)
         size(&clipTemp, p.largestClip, Point(x: 0, y: 0))
         size(&layerClips, p.layers.count, (0, -1))
     }
 
-    /// The easing memo of the instance-frame being evaluated (buffers sized by `reserve`).
-    var memo: EasingMemo { EasingMemo(entries: easingEntries.baseAddress!, generation: easingGeneration[0]) }
+    /// The memo for the program being evaluated (buffers sized by `reserve`: a power of two of
+    /// entries, at least 64).
+    var memo: EasingMemo {
+        EasingMemo(entries: easingEntries.baseAddress!, shift: UInt64(64 - easingEntries.count.trailingZeroBitCount),
+                   program: memoProgram[0])
+    }
 
     // Called once, by the owner (`LottieScratch.deinit`, or a `defer` for a local work): each buffer
     // was allocated by `reserve` or `init(path:_:)` and is freed exactly here.
@@ -136,7 +141,7 @@ struct LottieWork {
         slotKinds.deallocate(); slotNumbers.deallocate(); slotKindCount.deallocate(); slotNumberCount.deallocate()
         trimKinds.deallocate(); trimNumbers.deallocate(); segments.deallocate(); segmentFlags.deallocate()
         segmentStarts.deallocate(); segmentLengths.deallocate(); segmentTables.deallocate(); intervals.deallocate()
-        slotLengths.deallocate(); overflows.deallocate(); easingEntries.deallocate(); easingGeneration.deallocate()
+        slotLengths.deallocate(); overflows.deallocate(); easingEntries.deallocate(); memoProgram.deallocate()
         clipPolygons.deallocate(); clipCounts.deallocate(); clipTemp.deallocate(); layerClips.deallocate()
     }
 
@@ -147,7 +152,7 @@ struct LottieWork {
         out.kindCount = 0
         out.numberCount = 0
         compositionFrames[0] = frame
-        easingGeneration[0] += 1   // a new instance-frame: nothing memoised before counts
+        memoProgram[0] = p.memoKey   // the memo answers for this program's curves only
         // The program's tables read in place: binding an element would copy it and retain every
         // array inside.
         p.layers.withUnsafeBufferPointer { layers in

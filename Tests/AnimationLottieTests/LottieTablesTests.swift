@@ -5,8 +5,8 @@ import Foundation
 import Testing
 
 /// The flat tables a tick reads in place of the file's objects (lottie §2, §4.3): they must give
-/// the reference's operations, bit for bit, and an easing solved once per instance-frame must
-/// never reach another instance.
+/// the reference's operations, bit for bit, and what the memo keeps for one program must never
+/// reach another.
 @Suite("Lottie compiled tables")
 struct LottieTablesTests {
     /// A file of `layers` shape layers whose rotation, position and trim end are keyed at the same
@@ -42,13 +42,14 @@ struct LottieTablesTests {
         }
     }
 
-    @Test("lottie §2.4 an easing solved for one instance is never read by the next: two programs with different curves at one frame, alternating")
-    func solvesStayWithTheirInstance() throws {
-        // Curve 0 of each program at the same progress: a memo shared between instances would
-        // hand the second program the first one's value.
+    @Test("lottie §2.4 an easing solved for one program is never read for another: two programs with different curves at one frame, alternating")
+    func solvesStayWithTheirProgram() throws {
+        // Curve 0 of each program at the same progress: a memo keyed by curve alone would hand
+        // the second program the first one's value.
         let a = try LottieAnimation(json: Self.sharedKeysFile(layers: 3, easing: (0.42, 0, 0.58, 1)))
         let b = try LottieAnimation(json: Self.sharedKeysFile(layers: 3, easing: (0.1, 0.9, 0.2, 1)))
         let programs = try [LottieProgram(a, size: 200), LottieProgram(b, size: 200)]
+        #expect(programs[0].memoKey != programs[1].memoKey)
         let batch = LottieBatch(maximumThreads: 1)
         for k in 0..<20 { try batch.add(programs[k % 2], count: 1) }
         for i in 0..<20 { batch.setFrame(Double(10 + i / 2), of: i) }
@@ -60,21 +61,85 @@ struct LottieTablesTests {
         #expect(a.nodes(atFrame: 10, size: 200) != b.nodes(atFrame: 10, size: 200))
     }
 
-    @Test("lottie §2.4 the easing memo reads only entries of its own generation")
-    func memoGenerations() {
-        let entries = UnsafeMutablePointer<EasingMemo.Entry>.allocate(capacity: EasingMemo.capacity)
+    @Test("lottie §2.4, §2.6 the memo answers only for its own program, curve or segment and input bits; an entry another instance wrote is read")
+    func memoKeys() throws {
+        let capacity = 64
+        let entries = UnsafeMutablePointer<EasingMemo.Entry>.allocate(capacity: capacity)
         defer { entries.deallocate() }
-        entries.initialize(repeating: EasingMemo.Entry(curve: 0, progress: 0, value: 0, generation: 0), count: EasingMemo.capacity)
+        entries.initialize(repeating: EasingMemo.Entry(program: 0, index: 0, input: 0, x: 0, y: 0), count: capacity)
         var builder = LottieChannels.Builder()
-        builder.curves = [TimingFunction.easeInEaseOut]
+        // Curve 0 ease-in-ease-out, then 199 others: one of them shares segment 0's slots.
+        builder.curves = [TimingFunction.easeInEaseOut] + (1..<200).map { try! TimingFunction(controlPoints: Double($0) / 200, 0.1, 0.5, 1) }
+        var path = Path()
+        path.move(to: Point(x: 0, y: 0))
+        path.addCurve(to: Point(x: 100, y: 0), control1: Point(x: 0, y: 50), control2: Point(x: 100, y: 50))
+        #expect(builder.add(LottieProperty.SpatialCurve(measure: PathMeasure(path))) == 0)
         let channels = LottieChannels(builder)
-        let exact = TimingFunction.easeInEaseOut.value(at: 0.3)
-        let first = EasingMemo(entries: entries, generation: 1)
+        let exact = TimingFunction.easeInEaseOut.value(at: 0.3), point = channels.spatialPoint(0, atFraction: 0.3)
+        let shift = UInt64(64 - capacity.trailingZeroBitCount)
+        let first = EasingMemo(entries: entries, shift: shift, program: 1)
         #expect(channels.eased(0, 0.3, first) == exact)
-        first.entry(0, 0.3).pointee.value = 42   // what a stale read would return
-        #expect(channels.eased(0, 0.3, first) == 42, "within a generation the entry is read")
-        #expect(channels.eased(0, 0.3, EasingMemo(entries: entries, generation: 2)) == exact, "a later generation solves again")
-        #expect(channels.eased(0, 0.7, EasingMemo(entries: entries, generation: 2)) == TimingFunction.easeInEaseOut.value(at: 0.7))
+        #expect(channels.spatialPoint(0, atFraction: 0.3, first) == point)
+        first.entry(0, 0.3).pointee.x = 42   // what a stale read would return
+        first.entry(-1, 0.3).pointee.x = 43
+        // The same program — another instance at the same frame, or the next tick — reads them.
+        let again = EasingMemo(entries: entries, shift: shift, program: 1)
+        #expect(channels.eased(0, 0.3, again) == 42, "the same program reads its entry")
+        #expect(channels.spatialPoint(0, atFraction: 0.3, again).x == 43, "the same program reads its point")
+        // Another program, another input, or curve 0 against segment 0: solved again.
+        let other = EasingMemo(entries: entries, shift: shift, program: 2)
+        #expect(channels.eased(0, 0.3, other) == exact, "another program solves again")
+        #expect(channels.spatialPoint(0, atFraction: 0.3, other) == point, "another program finds its point again")
+        #expect(channels.eased(0, 0.3.nextUp, other) == TimingFunction.easeInEaseOut.value(at: 0.3.nextUp), "an input one ulp away")
+        // A curve and segment 0 whose entries share a slot at every input: each evicts the
+        // other, neither reads the other's value.
+        let c = try #require((1..<200).first { other.entry($0, 0.5) == other.entry(-1, 0.5) })
+        for _ in 0..<2 {
+            #expect(channels.eased(c, 0.5, other) == builder.curves[c].value(at: 0.5), "curve \(c)")
+            #expect(channels.spatialPoint(0, atFraction: 0.5, other) == channels.spatialPoint(0, atFraction: 0.5), "segment 0")
+        }
+        // Sizes: a power of two from 64 to the largest, twice every whole frame's entries when it fits.
+        #expect(EasingMemo.capacity(keys: 1, frames: 30) == 64)
+        #expect(EasingMemo.capacity(keys: 3, frames: 60) == 512)
+        #expect(EasingMemo.capacity(keys: 12, frames: 400) == EasingMemo.largestCapacity)
+        #expect(EasingMemo.capacity(keys: 0, frames: -.infinity) == 64 && EasingMemo.capacity(keys: 5, frames: .nan) == 64)
+        #expect(EasingMemo.capacity(keys: Int.max, frames: .infinity) == EasingMemo.largestCapacity)
+    }
+
+    @Test("lottie §2.4, §2.6 instances that share frames, tick after tick, draw the reference's bits with the memo: spatial positions and eased channels, one and two threads")
+    func memoAcrossInstancesAndTicks() throws {
+        // Three layers moving along curves (spatial tangents) with their own easings, a trim
+        // keyed too: instance i at frame (7i + tick) mod 40 + a quarter, so that frames repeat
+        // within a tick and from one tick to the next.
+        func layer(_ k: Int) -> String {
+            let keys = #"[{"t":0,"s":[\#(10 * k),20],"o":{"x":[0.5],"y":[-0.5]},"i":{"x":[0.2],"y":[1]},"to":[\#(40 + k),-30],"ti":[-20,\#(35 - k)]},{"t":40,"s":[150,\#(100 + k)]}]"#
+            return #"{"ty":4,"ind":\#(k + 1),"ip":0,"op":60,"st":0,"ks":{"p":{"a":1,"k":\#(keys)}},"#
+                + #""shapes":[{"ty":"rc","p":{"a":0,"k":[0,0]},"s":{"a":0,"k":[20,20]},"r":{"a":0,"k":0}},"#
+                + #"{"ty":"tm","s":{"a":0,"k":0},"e":{"a":1,"k":[{"t":0,"s":[10],"o":{"x":[0.3],"y":[0]},"i":{"x":[0.\#(k + 4)],"y":[1]}},{"t":40,"s":[100]}]},"o":{"a":0,"k":0},"m":1},"#
+                + #"{"ty":"fl","c":{"a":0,"k":[0,0.5,1,1]},"o":{"a":0,"k":100}}]}"#
+        }
+        let json = #"{"fr":30,"ip":0,"op":60,"w":200,"h":200,"layers":[\#((0..<3).map(layer).joined(separator: ","))]}"#
+        let animation = try LottieAnimation(json: json)
+        let program = try LottieProgram(animation, size: 200)
+        #expect(program.channels.spatialCubics.count == 3)
+        var drawn: [[[LottieNode]]] = []
+        for threads in [1, 2] {
+            let batch = LottieBatch(maximumThreads: threads)
+            let instances = try batch.add(program, count: 120)
+            var ticks: [[LottieNode]] = []
+            for tick in 0..<3 {
+                for i in instances { batch.setFrame(Double((7 * i + tick) % 40) + 0.25, of: i) }
+                batch.tick()
+                for i in instances {
+                    let frame = Double((7 * i + tick) % 40) + 0.25
+                    #expect(LottieBatch.storesReference(batch.nodes(of: i), animation.nodes(atFrame: frame, size: 200)),
+                            "\(threads) threads, tick \(tick), instance \(i) at \(frame)")
+                    ticks.append(batch.nodes(of: i))
+                }
+            }
+            drawn.append(ticks)
+        }
+        #expect(drawn[0] == drawn[1], "one and two threads draw the same bits")
     }
 
     @Test("lottie §2.6 a point along a spatial segment from the flat tables is SpatialCurve.point's, bit for bit: random curves, loops, cusps, points, fractions outside 0…1 and NaN")
