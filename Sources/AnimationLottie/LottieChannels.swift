@@ -348,8 +348,9 @@ extension LottieChannels.Builder {
     }
 }
 
-/// Eased values and points along spatial segments already computed by this thread, for
-/// ``LottieChannels/eased(_:_:_:)`` and ``LottieChannels/spatialPoint(_:atFraction:_:)``: a
+/// Eased values, points along spatial segments and trims' cuts on compiled tables already
+/// computed by this thread, for ``LottieChannels/eased(_:_:_:)``,
+/// ``LottieChannels/spatialPoint(_:atFraction:_:)`` and `LottieWork.parameter(atLocal:in:tables:)`: a
 /// direct-mapped table in a thread's working memory (raw memory, owned by ``LottieWork``), each
 /// entry keyed by the program (``LottieProgram/memoKey``), the curve or segment, and the input's
 /// bits. Both are pure functions of that key, so an entry another instance-frame wrote — another
@@ -360,7 +361,8 @@ struct EasingMemo {
     struct Entry {
         /// The program's ``LottieProgram/memoKey``; 0 for an entry never written.
         var program: Int
-        /// A curve's index, or −1 − k for spatial segment k's point.
+        /// A curve's index, −1 − k for spatial segment k's point, or ``cutKey(table:)`` for a
+        /// trim's cut on a compiled breakpoint table.
         var index: Int
         var input: Double
         var x: Double
@@ -371,7 +373,7 @@ struct EasingMemo {
     static let largestCapacity = 8192
 
     /// A table of `capacity` entries (a power of two, at most ``largestCapacity``) for a program
-    /// of `keys` curves and spatial segments over `frames` frames: twice what each at every whole
+    /// of `keys` curves, spatial segments and cuts over `frames` frames: twice what each at every whole
     /// frame takes (direct-mapped, a fuller table loses most entries to collisions), so that the
     /// next tick finds what this one solved.
     static func capacity(keys: Int, frames: Double) -> Int {
@@ -380,6 +382,12 @@ struct EasingMemo {
         while capacity < largestCapacity && Double(capacity) < wanted { capacity *= 2 }
         return capacity
     }
+
+    /// The index of a trim's cut on the compiled breakpoint table at `table` (an offset into
+    /// the program's numbers, below 2^40): apart from curves (≥ 0) and spatial segments
+    /// (−1 … −2^40).
+    @inline(__always)
+    static func cutKey(table: Int) -> Int { -(1 << 41) - table }
 
     let entries: UnsafeMutablePointer<Entry>
     /// 64 − log2(capacity): the hash's top bits index the table.

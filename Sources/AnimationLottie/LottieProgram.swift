@@ -234,7 +234,9 @@ public final class LottieProgram: Sendable {
         outputPathNumbers = numbers
         outputNumbers = numbers + 2 * clipPoints
         memoKey = Self.memoKeys.add(1, ordering: .relaxed).newValue
-        memoCapacity = EasingMemo.capacity(keys: channels.curves.count + channels.spatialCubics.count,
+        // Two cuts a frame (a trim's start and end) on each compiled table.
+        let cuts = 2 * measureTables.reduce(0) { $0 + ($1 >= 0 ? 1 : 0) }
+        memoCapacity = EasingMemo.capacity(keys: channels.curves.count + channels.spatialCubics.count + cuts,
                                            frames: animation.outPoint - animation.inPoint)
     }
 

@@ -634,6 +634,19 @@ struct LottieWork {
             // The compiled breakpoints (their count, then the pairs), searched as the reference
             // searches its table. Offsets come from the program's table.
             interval = ArcLength.bracket(local, pairs: tables + table + 1, count: Int(tables[table]))
+            // A compiled table belongs to one segment of a path that never moves: the cut is a
+            // pure function of the table and `local`, kept in the memo (a trim keyed by frame
+            // cuts at the same lengths for every instance at that frame). A work made for one
+            // path (`init(path:_:)`) has no memo.
+            guard easingEntries.count > 0 else {
+                return ArcLength.solve(ofLength: local, in: interval, total: length, cubic: cubic(i))
+            }
+            let memo = memo, key = EasingMemo.cutKey(table: table)
+            let entry = memo.entry(key, local)
+            if memo.holds(entry, key, local) { return entry.pointee.x }
+            let t = ArcLength.solve(ofLength: local, in: interval, total: length, cubic: cubic(i))
+            entry.pointee = EasingMemo.Entry(program: memo.program, index: key, input: local, x: t, y: 0)
+            return t
         } else {
             // Walked again: the same breakpoints, stopped at the first past `local`.
             walkBreakpoints(of: i) { t, s in

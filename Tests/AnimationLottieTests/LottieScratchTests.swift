@@ -127,6 +127,42 @@ struct LottieTrimMeasureTests {
         #expect(compared > cases)   // most cuts keep something: the comparison is not vacuous
     }
 
+    @Test("§4.5 a cut on a compiled table is kept in the memo by its table: two paths cut at the same length each get their own parameter, solved or read back")
+    func cutsAreMemoisedByTable() throws {
+        // Two ellipses of different shapes under a trim: each measured when compiled, a table
+        // per quarter. A cut at the same length on the first quarter of each is a different
+        // parameter; a memo keyed without the table would hand the second the first's.
+        func layer(_ k: Int, _ height: Int) -> String {
+            #"{"ty":4,"ind":\#(k),"ip":0,"op":60,"st":0,"ks":{},"shapes":[{"ty":"el","p":{"a":0,"k":[0,0]},"s":{"a":0,"k":[40,\#(height)]}},"#
+                + #"{"ty":"tm","s":{"a":0,"k":0},"e":{"a":1,"k":[{"t":0,"s":[0]},{"t":30,"s":[100]}]},"o":{"a":0,"k":0},"m":1},"#
+                + #"{"ty":"st","c":{"a":0,"k":[1,0,0,1]},"o":{"a":0,"k":100},"w":{"a":0,"k":2}}]}"#
+        }
+        let json = #"{"fr":30,"ip":0,"op":60,"w":100,"h":100,"layers":[\#(layer(1, 10)),\#(layer(2, 70))]}"#
+        let program = try LottieProgram(LottieAnimation(json: json), size: 100)
+        try #require(program.measures.count == 2)
+        var work = LottieWork()
+        work.reserve(for: program)
+        defer { work.deallocate() }
+        work.memoProgram[0] = program.memoKey
+        let local = 3.0
+        var cuts: [Double] = []
+        program.measureNumbers.withUnsafeBufferPointer { numbers in
+            let tables = numbers.baseAddress!
+            for m in program.measures {
+                _ = work.load(m, from: program)
+                let table = work.segmentTables[0]
+                #expect(table >= 0, "the first quarter has a compiled table")
+                let solved = ArcLength.solve(ofLength: local, in: ArcLength.bracket(local, pairs: tables + table + 1, count: Int(tables[table])),
+                                             total: work.segmentLengths[0], cubic: work.cubic(0))
+                for _ in 0..<2 {   // solved, then read back
+                    #expect(work.parameter(atLocal: local, in: 0, tables: tables) == solved)
+                }
+                cuts.append(solved)
+            }
+        }
+        #expect(cuts[0] != cuts[1], "the two quarters are different curves: \(cuts)")
+    }
+
     /// A path as element kinds (0 move, 1 line, 2 cubic, 3 close) and numbers, as the batch keeps paths.
     static func flat(_ path: Path) -> (kinds: [UInt8], numbers: [Double]) {
         var kinds: [UInt8] = [], numbers: [Double] = []

@@ -99,6 +99,9 @@ struct LottieTablesTests {
             #expect(channels.spatialPoint(0, atFraction: 0.5, other) == channels.spatialPoint(0, atFraction: 0.5), "segment 0")
         }
         // Sizes: a power of two from 64 to the largest, twice every whole frame's entries when it fits.
+        // Cuts on compiled tables are keyed apart from curves and spatial segments.
+        #expect(EasingMemo.cutKey(table: 0) < -(1 << 40) && EasingMemo.cutKey(table: (1 << 40) - 1) > Int.min)
+        #expect(EasingMemo.cutKey(table: 7) != EasingMemo.cutKey(table: 8))
         #expect(EasingMemo.capacity(keys: 1, frames: 30) == 64)
         #expect(EasingMemo.capacity(keys: 3, frames: 60) == 512)
         #expect(EasingMemo.capacity(keys: 12, frames: 400) == EasingMemo.largestCapacity)
@@ -106,15 +109,16 @@ struct LottieTablesTests {
         #expect(EasingMemo.capacity(keys: Int.max, frames: .infinity) == EasingMemo.largestCapacity)
     }
 
-    @Test("lottie §2.4, §2.6 instances that share frames, tick after tick, draw the reference's bits with the memo: spatial positions and eased channels, one and two threads")
+    @Test("lottie §2.4, §2.6, §4.5 instances that share frames, tick after tick, draw the reference's bits with the memo: spatial positions, eased channels, trims' cuts, one and two threads")
     func memoAcrossInstancesAndTicks() throws {
-        // Three layers moving along curves (spatial tangents) with their own easings, a trim
-        // keyed too: instance i at frame (7i + tick) mod 40 + a quarter, so that frames repeat
-        // within a tick and from one tick to the next.
+        // Three layers moving along curves (spatial tangents) with their own easings, an
+        // ellipse (cubics: compiled breakpoint tables) cut by a keyed trim: instance i at frame
+        // (7i + tick) mod 40 + a quarter, so that frames repeat within a tick and from one tick
+        // to the next.
         func layer(_ k: Int) -> String {
             let keys = #"[{"t":0,"s":[\#(10 * k),20],"o":{"x":[0.5],"y":[-0.5]},"i":{"x":[0.2],"y":[1]},"to":[\#(40 + k),-30],"ti":[-20,\#(35 - k)]},{"t":40,"s":[150,\#(100 + k)]}]"#
             return #"{"ty":4,"ind":\#(k + 1),"ip":0,"op":60,"st":0,"ks":{"p":{"a":1,"k":\#(keys)}},"#
-                + #""shapes":[{"ty":"rc","p":{"a":0,"k":[0,0]},"s":{"a":0,"k":[20,20]},"r":{"a":0,"k":0}},"#
+                + #""shapes":[{"ty":"el","p":{"a":0,"k":[0,0]},"s":{"a":0,"k":[20,\#(12 + 4 * k)]}},"#
                 + #"{"ty":"tm","s":{"a":0,"k":0},"e":{"a":1,"k":[{"t":0,"s":[10],"o":{"x":[0.3],"y":[0]},"i":{"x":[0.\#(k + 4)],"y":[1]}},{"t":40,"s":[100]}]},"o":{"a":0,"k":0},"m":1},"#
                 + #"{"ty":"fl","c":{"a":0,"k":[0,0.5,1,1]},"o":{"a":0,"k":100}}]}"#
         }
@@ -122,6 +126,7 @@ struct LottieTablesTests {
         let animation = try LottieAnimation(json: json)
         let program = try LottieProgram(animation, size: 200)
         #expect(program.channels.spatialCubics.count == 3)
+        #expect(program.measureTables.filter { $0 >= 0 }.count == 12, "four cubics of each ellipse measured when compiled")
         var drawn: [[[LottieNode]]] = []
         for threads in [1, 2] {
             let batch = LottieBatch(maximumThreads: threads)
