@@ -151,8 +151,10 @@ struct LottieBench: ParsableCommand {
         abstract: "Measure ticks of many Lottie instances, each at its own frame, evaluated together (LottieBatch).",
         discussion: """
         Every file gets --instances instances; instance i of a file shows frame (7·i + tick) mod its frame count \
-        (distinct frames, as a screen of stickers shows them). Reported: reading and compiling apart, the tick's \
-        p50 and the time per instance-frame, the batch's memory per instance, heap allocations per tick.
+        (distinct frames, as a screen of stickers shows them); with --fractional-frames, that frame plus a \
+        fraction of its own, (0.618…·i) mod 1, as players that draw at the display's rate show them (no two \
+        instances at the same value). Reported: reading and compiling apart, the tick's p50 and the time per \
+        instance-frame, the batch's memory per instance, heap allocations per tick.
         """
     )
 
@@ -170,6 +172,9 @@ struct LottieBench: ParsableCommand {
 
     @Option(help: "The square every instance is fitted into, in pixels.")
     var size: Double = 256
+
+    @Flag(help: "Give each instance a fraction of a frame of its own (a player at the display's rate), not whole frames.")
+    var fractionalFrames = false
 
     @Flag(help: "Print one JSON object, and nothing else, on standard output.")
     var json = false
@@ -206,7 +211,11 @@ struct LottieBench: ParsableCommand {
         let setupSeconds = Double(now() - compileStart) / 1e9
         func setFrames(_ tick: Int) {
             for span in spans {
-                for (j, i) in span.range.enumerated() { batch.setFrame(span.first + Double((7 * j + tick) % span.count), of: i) }
+                for (j, i) in span.range.enumerated() {
+                    // The golden ratio's fraction: every instance a different one, spread evenly.
+                    let fraction = fractionalFrames ? (Double(j) * 0.618_033_988_749_895).truncatingRemainder(dividingBy: 1) : 0
+                    batch.setFrame(span.first + Double((7 * j + tick) % span.count) + fraction, of: i)
+                }
             }
         }
         setFrames(0)
@@ -240,6 +249,7 @@ struct LottieBench: ParsableCommand {
             fields.append("\"files\":[\(files.map { JSON.string($0).text }.joined(separator: ","))]")
             fields.append("\"instancesPerFile\":\(instances)")
             fields.append("\"instances\":\(total)")
+            fields.append("\"fractionalFrames\":\(fractionalFrames)")
             fields.append("\"threads\":\(usedThreads)")
             fields.append("\"readSeconds\":\(readSeconds)")
             fields.append("\"setupSeconds\":\(setupSeconds)")

@@ -351,7 +351,7 @@ struct CommandTests {
         #expect(late.status == 2 && late.error.contains("frames[1]"), "\(late.error)")
     }
 
-    @Test("lottie bench: ticks of many instances, text and JSON; bad options refused")
+    @Test("lottie bench: ticks of many instances, text and JSON, whole or fractional frames; bad options refused")
     func lottieBench() throws {
         let file = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("AnimationLottieTests/Files/trims.json")
@@ -360,7 +360,9 @@ struct CommandTests {
         #expect(text.output.contains("2 file(s) × 20 instances = 40, 2 thread(s), 3 ticks") && text.output.contains("ns per instance-frame"))
         let json = try run(["lottie", "bench", file.path, "--instances", "10", "--ticks", "2", "--json"])
         #expect(json.status == 0 && json.output.hasPrefix("{") && json.output.contains("\"nanosecondsPerInstanceFrame\":")
-                && json.output.contains("\"instances\":10"), "\(json.output)")
+                && json.output.contains("\"instances\":10") && json.output.contains("\"fractionalFrames\":false"), "\(json.output)")
+        let fractional = try run(["lottie", "bench", file.path, "--instances", "10", "--ticks", "2", "--fractional-frames", "--json"])
+        #expect(fractional.status == 0 && fractional.output.contains("\"fractionalFrames\":true"), "\(fractional.output)")
         for bad in [["lottie", "bench"], ["lottie", "bench", file.path, "--instances", "0"], ["lottie", "bench", "missing.json"]] {
             let r = try run(bad)
             #expect(r.status == 2 && r.output.isEmpty, "\(bad)")
