@@ -86,7 +86,7 @@ public final class LottieBatch {
     /// Instances per chunk: fixed boundaries make results independent of the thread count.
     static let chunkSize = 16
     /// Working memory, one per thread (the caller's first): an evaluation leaves in it only its
-    /// memo of solved curves (``EasingMemo``), whose entries are pure functions of their keys —
+    /// memo of solved curves (``SolveMemo``), whose entries are pure functions of their keys —
     /// the same bits whichever instance wrote them — so which thread runs a chunk does not matter.
     private var scratches: [LottieScratch] = []
 

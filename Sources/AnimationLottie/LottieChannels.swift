@@ -66,7 +66,7 @@ final class LottieChannels: @unchecked Sendable {
         var spatialCubics: [SpatialCubic] = []
         var spatialPairs: [Double] = []
         /// Where each single curve already is in ``curves`` (by its bits): equal curves share an
-        /// index, so that ``EasingMemo`` finds their solves.
+        /// index, so that ``SolveMemo`` finds their solves.
         var curveIndex: [[UInt64]: Int] = [:]
 
         /// A spatial segment's curve, kept as it is and flat; its index.
@@ -159,7 +159,7 @@ final class LottieChannels: @unchecked Sendable {
     /// Writes channel `id`'s value at `frame` (its dimension of numbers) to `out`
     /// (``LottieProperty/evaluate(atFrame:into:)``).
     @inline(__always)
-    func evaluate(_ id: Int, atFrame frame: Double, memo: EasingMemo, into out: UnsafeMutablePointer<Double>) {
+    func evaluate(_ id: Int, atFrame frame: Double, memo: SolveMemo, into out: UnsafeMutablePointer<Double>) {
         let c = channels[id]
         guard c.segmentCount > 0 else { for d in 0..<c.dimension { out[d] = values[c.first + d] }; return }
         evaluateAnimated(c, atFrame: frame, memo: memo, into: out)
@@ -169,7 +169,7 @@ final class LottieChannels: @unchecked Sendable {
     /// channel (most of a transform's) is a load where it is read, not a call: the calls were
     /// a tenth of a tick.
     @inline(never)
-    func evaluateAnimated(_ c: Channel, atFrame frame: Double, memo: EasingMemo, into out: UnsafeMutablePointer<Double>) {
+    func evaluateAnimated(_ c: Channel, atFrame frame: Double, memo: SolveMemo, into out: UnsafeMutablePointer<Double>) {
         let n = c.dimension
         guard let i = segmentIndex(c, frame) else {
             let from = frame < c.firstFrame ? c.first : c.last
@@ -196,7 +196,7 @@ final class LottieChannels: @unchecked Sendable {
     /// (lottie §2.6), further dimensions mixed as usual. Apart: rarely taken, and its stack frame
     /// would burden every other evaluation.
     @inline(never)
-    func evaluateSpatial(_ s: Segment, _ n: Int, _ progress: Double, memo: EasingMemo, into out: UnsafeMutablePointer<Double>) {
+    func evaluateSpatial(_ s: Segment, _ n: Int, _ progress: Double, memo: SolveMemo, into out: UnsafeMutablePointer<Double>) {
         let start = s.values, end = s.values + n
         let eased = eased(s.easing, progress, memo)
         let p = spatialPoint(s.spatial, atFraction: eased, memo)
@@ -211,11 +211,11 @@ final class LottieChannels: @unchecked Sendable {
     /// the same frames with the same easing, and instances at the same frame, share one solve,
     /// with the same bits.
     @inline(__always)
-    func eased(_ curve: Int, _ progress: Double, _ memo: EasingMemo) -> Double {
+    func eased(_ curve: Int, _ progress: Double, _ memo: SolveMemo) -> Double {
         let entry = memo.entry(curve, progress)
         if memo.holds(entry, curve, progress) { return entry.pointee.x }
         let value = curves[curve].value(at: progress)
-        entry.pointee = EasingMemo.Entry(program: memo.program, index: curve, input: progress, x: value, y: 0)
+        entry.pointee = SolveMemo.Entry(program: memo.program, index: curve, input: progress, x: value, y: 0)
         return value
     }
 
@@ -228,11 +228,11 @@ final class LottieChannels: @unchecked Sendable {
     /// on a 16-point quadrature, three or four of them per point: most of a tick of a file that
     /// moves its layers along curves).
     @inline(__always)
-    func spatialPoint(_ k: Int, atFraction fraction: Double, _ memo: EasingMemo) -> Point {
+    func spatialPoint(_ k: Int, atFraction fraction: Double, _ memo: SolveMemo) -> Point {
         let entry = memo.entry(-1 - k, fraction)
         if memo.holds(entry, -1 - k, fraction) { return Point(x: entry.pointee.x, y: entry.pointee.y) }
         let p = spatialPoint(k, atFraction: fraction)
-        entry.pointee = EasingMemo.Entry(program: memo.program, index: -1 - k, input: fraction, x: p.x, y: p.y)
+        entry.pointee = SolveMemo.Entry(program: memo.program, index: -1 - k, input: fraction, x: p.x, y: p.y)
         return p
     }
 
@@ -259,7 +259,7 @@ final class LottieChannels: @unchecked Sendable {
 
     /// The first number of channel `id` at `frame` (0 for none).
     @inline(__always)
-    func scalar(_ id: Int, atFrame frame: Double, memo: EasingMemo) -> Double {
+    func scalar(_ id: Int, atFrame frame: Double, memo: SolveMemo) -> Double {
         let c = channels[id], n = c.dimension
         guard n > 0 else { return 0 }
         guard c.segmentCount > 0 else { return values[c.first] }
@@ -271,7 +271,7 @@ final class LottieChannels: @unchecked Sendable {
 
     /// The first two numbers of channel `id` at `frame` (0 where missing).
     @inline(__always)
-    func pair(_ id: Int, atFrame frame: Double, memo: EasingMemo) -> (Double, Double) {
+    func pair(_ id: Int, atFrame frame: Double, memo: SolveMemo) -> (Double, Double) {
         let c = channels[id], n = c.dimension
         guard n > 0 else { return (0, 0) }
         guard c.segmentCount > 0 else { return (values[c.first], n > 1 ? values[c.first + 1] : 0) }
@@ -282,7 +282,7 @@ final class LottieChannels: @unchecked Sendable {
     }
 
     /// The direction of travel of position channel `id` at `frame` (``LottieProperty``'s).
-    func direction(_ id: Int, atFrame frame: Double, memo: EasingMemo) -> Point? {
+    func direction(_ id: Int, atFrame frame: Double, memo: SolveMemo) -> Point? {
         let c = channels[id]
         guard c.segmentCount > 0, c.dimension >= 2 else { return nil }
         let lastEnd = segments[c.segmentStart + c.segmentCount - 1].endFrame
@@ -311,7 +311,7 @@ final class LottieChannels: @unchecked Sendable {
     }
 
     /// ``LottieTransform/matrix(atFrame:extraRotation:)`` from channels: the same operations.
-    func matrix(_ t: Transform, atFrame frame: Double, memo: EasingMemo, extraRotation: Double = 0) -> AffineTransform {
+    func matrix(_ t: Transform, atFrame frame: Double, memo: SolveMemo, extraRotation: Double = 0) -> AffineTransform {
         let (ax, ay) = pair(t.anchor, atFrame: frame, memo: memo)
         var sx = 100.0, sy = 100.0
         if channels[t.scale].dimension > 0 {
@@ -335,7 +335,7 @@ final class LottieChannels: @unchecked Sendable {
     }
 
     /// ``LottieTransform/opacity(atFrame:)`` from channels.
-    func opacity(_ t: Transform, atFrame frame: Double, memo: EasingMemo) -> Double {
+    func opacity(_ t: Transform, atFrame frame: Double, memo: SolveMemo) -> Double {
         min(max(scalar(t.opacity, atFrame: frame, memo: memo) / 100, 0), 1)
     }
 }
@@ -352,12 +352,12 @@ extension LottieChannels.Builder {
 /// computed by this thread, for ``LottieChannels/eased(_:_:_:)``,
 /// ``LottieChannels/spatialPoint(_:atFraction:_:)`` and `LottieWork.parameter(atLocal:in:tables:)`: a
 /// direct-mapped table in a thread's working memory (raw memory, owned by ``LottieWork``), each
-/// entry keyed by the program (``LottieProgram/memoKey``), the curve or segment, and the input's
-/// bits. Both are pure functions of that key, so an entry another instance-frame wrote — another
-/// instance at the same frame, or this one a tick ago — is the value this one would compute, bit
-/// for bit: instances that show the same frames (stickers at whole frames) solve each curve once
-/// per frame value, and the result does not depend on which thread or chunk wrote it.
-struct EasingMemo {
+/// entry keyed by the program (``LottieProgram/memoKey``), the curve, segment or table, and the
+/// input's bits. Each is a pure function of its key, so an entry another instance-frame wrote —
+/// another instance at the same frame, or this one a tick ago — is the value this one would
+/// compute, bit for bit: instances that show the same frames (stickers at whole frames) solve
+/// each once per frame value, and the result does not depend on which thread or chunk wrote it.
+struct SolveMemo {
     struct Entry {
         /// The program's ``LottieProgram/memoKey``; 0 for an entry never written.
         var program: Int
@@ -373,9 +373,9 @@ struct EasingMemo {
     static let largestCapacity = 8192
 
     /// A table of `capacity` entries (a power of two, at most ``largestCapacity``) for a program
-    /// of `keys` curves, spatial segments and cuts over `frames` frames: twice what each at every whole
-    /// frame takes (direct-mapped, a fuller table loses most entries to collisions), so that the
-    /// next tick finds what this one solved.
+    /// of `keys` curves, spatial segments and cuts over `frames` frames: twice what each at every
+    /// whole frame takes (direct-mapped, a fuller table loses most entries to collisions), so
+    /// that the next tick finds what this one solved.
     static func capacity(keys: Int, frames: Double) -> Int {
         let wanted = 2 * Double(max(keys, 1)) * min(max(frames, 1), Double(largestCapacity))
         var capacity = 64

@@ -170,10 +170,10 @@ public final class LottieProgram: Sendable {
     public static let maximumElements = 1 << 24
 
     /// This program among every program of the process (from 1): what a thread's memo of
-    /// solved curves keys its entries by (``EasingMemo``), so that a table shared by programs
+    /// solved curves keys its entries by (``SolveMemo``), so that a table shared by programs
     /// never answers for another one.
     let memoKey: Int
-    /// Entries of a thread's memo this program wants (``EasingMemo/capacity(keys:frames:)``).
+    /// Entries of a thread's memo this program wants (``SolveMemo/capacity(keys:frames:)``).
     let memoCapacity: Int
     private static let memoKeys = Atomic<Int>(0)
 
@@ -236,7 +236,7 @@ public final class LottieProgram: Sendable {
         memoKey = Self.memoKeys.add(1, ordering: .relaxed).newValue
         // Two cuts a frame (a trim's start and end) on each compiled table.
         let cuts = 2 * measureTables.reduce(0) { $0 + ($1 >= 0 ? 1 : 0) }
-        memoCapacity = EasingMemo.capacity(keys: channels.curves.count + channels.spatialCubics.count + cuts,
+        memoCapacity = SolveMemo.capacity(keys: channels.curves.count + channels.spatialCubics.count + cuts,
                                            frames: animation.outPoint - animation.inPoint)
     }
 

@@ -49,9 +49,9 @@ struct LottieWork {
     /// Elements a sink had no room for, counted (the program's capacities are proved enough; the
     /// tests check that this stays 0).
     var overflows = UnsafeMutableBufferPointer<Int>(start: nil, count: 0)
-    /// The memo's entries (``EasingMemo``; a power of two of them), and the key of the program
+    /// The memo's entries (``SolveMemo``; a power of two of them), and the key of the program
     /// being evaluated.
-    var easingEntries = UnsafeMutableBufferPointer<EasingMemo.Entry>(start: nil, count: 0)
+    var memoEntries = UnsafeMutableBufferPointer<SolveMemo.Entry>(start: nil, count: 0)
     var memoProgram = UnsafeMutableBufferPointer<Int>(start: nil, count: 0)
     /// Precompositions' clip polygons (``LottieProgram/clipSlots``), their corner counts, and the
     /// intersection's second buffer.
@@ -68,7 +68,7 @@ struct LottieWork {
              + slotNumbers.count + slotKindCount.count + slotNumberCount.count + trimNumbers.count + segments.count
              + segmentStarts.count + segmentLengths.count + segmentTables.count + slotLengths.count + overflows.count
              + memoProgram.count + clipCounts.count)
-            + MemoryLayout<Interval>.stride * intervals.count + MemoryLayout<EasingMemo.Entry>.stride * easingEntries.count
+            + MemoryLayout<Interval>.stride * intervals.count + MemoryLayout<SolveMemo.Entry>.stride * memoEntries.count
             + MemoryLayout<AffineTransform>.stride * (world.count + full.count + groupMatrix.count)
             + MemoryLayout<Point>.stride * (clipPolygons.count + clipTemp.count) + 8 * layerClips.count
             + visible.count + slotKinds.count + trimKinds.count + segmentFlags.count
@@ -118,7 +118,7 @@ struct LottieWork {
         size(&slotLengths, p.slots.count, 0)
         size(&overflows, 1, 0)
         // Program key 0 marks an entry never written: keys start at 1.
-        size(&easingEntries, p.memoCapacity, EasingMemo.Entry(program: 0, index: 0, input: 0, x: 0, y: 0))
+        size(&memoEntries, p.memoCapacity, SolveMemo.Entry(program: 0, index: 0, input: 0, x: 0, y: 0))
         size(&memoProgram, 1, 0)
         size(&clipPolygons, p.clipPoints, Point(x: 0, y: 0))
         size(&clipCounts, p.clipSlots.count, 0)
@@ -128,8 +128,8 @@ struct LottieWork {
 
     /// The memo for the program being evaluated (buffers sized by `reserve`: a power of two of
     /// entries, at least 64).
-    var memo: EasingMemo {
-        EasingMemo(entries: easingEntries.baseAddress!, shift: UInt64(64 - easingEntries.count.trailingZeroBitCount),
+    var memo: SolveMemo {
+        SolveMemo(entries: memoEntries.baseAddress!, shift: UInt64(64 - memoEntries.count.trailingZeroBitCount),
                    program: memoProgram[0])
     }
 
@@ -141,7 +141,7 @@ struct LottieWork {
         slotKinds.deallocate(); slotNumbers.deallocate(); slotKindCount.deallocate(); slotNumberCount.deallocate()
         trimKinds.deallocate(); trimNumbers.deallocate(); segments.deallocate(); segmentFlags.deallocate()
         segmentStarts.deallocate(); segmentLengths.deallocate(); segmentTables.deallocate(); intervals.deallocate()
-        slotLengths.deallocate(); overflows.deallocate(); easingEntries.deallocate(); memoProgram.deallocate()
+        slotLengths.deallocate(); overflows.deallocate(); memoEntries.deallocate(); memoProgram.deallocate()
         clipPolygons.deallocate(); clipCounts.deallocate(); clipTemp.deallocate(); layerClips.deallocate()
     }
 
@@ -638,14 +638,14 @@ struct LottieWork {
             // pure function of the table and `local`, kept in the memo (a trim keyed by frame
             // cuts at the same lengths for every instance at that frame). A work made for one
             // path (`init(path:_:)`) has no memo.
-            guard easingEntries.count > 0 else {
+            guard memoEntries.count > 0 else {
                 return ArcLength.solve(ofLength: local, in: interval, total: length, cubic: cubic(i))
             }
-            let memo = memo, key = EasingMemo.cutKey(table: table)
+            let memo = memo, key = SolveMemo.cutKey(table: table)
             let entry = memo.entry(key, local)
             if memo.holds(entry, key, local) { return entry.pointee.x }
             let t = ArcLength.solve(ofLength: local, in: interval, total: length, cubic: cubic(i))
-            entry.pointee = EasingMemo.Entry(program: memo.program, index: key, input: local, x: t, y: 0)
+            entry.pointee = SolveMemo.Entry(program: memo.program, index: key, input: local, x: t, y: 0)
             return t
         } else {
             // Walked again: the same breakpoints, stopped at the first past `local`.

@@ -64,9 +64,9 @@ struct LottieTablesTests {
     @Test("lottie §2.4, §2.6 the memo answers only for its own program, curve or segment and input bits; an entry another instance wrote is read")
     func memoKeys() throws {
         let capacity = 64
-        let entries = UnsafeMutablePointer<EasingMemo.Entry>.allocate(capacity: capacity)
+        let entries = UnsafeMutablePointer<SolveMemo.Entry>.allocate(capacity: capacity)
         defer { entries.deallocate() }
-        entries.initialize(repeating: EasingMemo.Entry(program: 0, index: 0, input: 0, x: 0, y: 0), count: capacity)
+        entries.initialize(repeating: SolveMemo.Entry(program: 0, index: 0, input: 0, x: 0, y: 0), count: capacity)
         var builder = LottieChannels.Builder()
         // Curve 0 ease-in-ease-out, then 199 others: one of them shares segment 0's slots.
         builder.curves = [TimingFunction.easeInEaseOut] + (1..<200).map { try! TimingFunction(controlPoints: Double($0) / 200, 0.1, 0.5, 1) }
@@ -77,17 +77,17 @@ struct LottieTablesTests {
         let channels = LottieChannels(builder)
         let exact = TimingFunction.easeInEaseOut.value(at: 0.3), point = channels.spatialPoint(0, atFraction: 0.3)
         let shift = UInt64(64 - capacity.trailingZeroBitCount)
-        let first = EasingMemo(entries: entries, shift: shift, program: 1)
+        let first = SolveMemo(entries: entries, shift: shift, program: 1)
         #expect(channels.eased(0, 0.3, first) == exact)
         #expect(channels.spatialPoint(0, atFraction: 0.3, first) == point)
         first.entry(0, 0.3).pointee.x = 42   // what a stale read would return
         first.entry(-1, 0.3).pointee.x = 43
         // The same program — another instance at the same frame, or the next tick — reads them.
-        let again = EasingMemo(entries: entries, shift: shift, program: 1)
+        let again = SolveMemo(entries: entries, shift: shift, program: 1)
         #expect(channels.eased(0, 0.3, again) == 42, "the same program reads its entry")
         #expect(channels.spatialPoint(0, atFraction: 0.3, again).x == 43, "the same program reads its point")
         // Another program, another input, or curve 0 against segment 0: solved again.
-        let other = EasingMemo(entries: entries, shift: shift, program: 2)
+        let other = SolveMemo(entries: entries, shift: shift, program: 2)
         #expect(channels.eased(0, 0.3, other) == exact, "another program solves again")
         #expect(channels.spatialPoint(0, atFraction: 0.3, other) == point, "another program finds its point again")
         #expect(channels.eased(0, 0.3.nextUp, other) == TimingFunction.easeInEaseOut.value(at: 0.3.nextUp), "an input one ulp away")
@@ -100,13 +100,13 @@ struct LottieTablesTests {
         }
         // Sizes: a power of two from 64 to the largest, twice every whole frame's entries when it fits.
         // Cuts on compiled tables are keyed apart from curves and spatial segments.
-        #expect(EasingMemo.cutKey(table: 0) < -(1 << 40) && EasingMemo.cutKey(table: (1 << 40) - 1) > Int.min)
-        #expect(EasingMemo.cutKey(table: 7) != EasingMemo.cutKey(table: 8))
-        #expect(EasingMemo.capacity(keys: 1, frames: 30) == 64)
-        #expect(EasingMemo.capacity(keys: 3, frames: 60) == 512)
-        #expect(EasingMemo.capacity(keys: 12, frames: 400) == EasingMemo.largestCapacity)
-        #expect(EasingMemo.capacity(keys: 0, frames: -.infinity) == 64 && EasingMemo.capacity(keys: 5, frames: .nan) == 64)
-        #expect(EasingMemo.capacity(keys: Int.max, frames: .infinity) == EasingMemo.largestCapacity)
+        #expect(SolveMemo.cutKey(table: 0) < -(1 << 40) && SolveMemo.cutKey(table: (1 << 40) - 1) > Int.min)
+        #expect(SolveMemo.cutKey(table: 7) != SolveMemo.cutKey(table: 8))
+        #expect(SolveMemo.capacity(keys: 1, frames: 30) == 64)
+        #expect(SolveMemo.capacity(keys: 3, frames: 60) == 512)
+        #expect(SolveMemo.capacity(keys: 12, frames: 400) == SolveMemo.largestCapacity)
+        #expect(SolveMemo.capacity(keys: 0, frames: -.infinity) == 64 && SolveMemo.capacity(keys: 5, frames: .nan) == 64)
+        #expect(SolveMemo.capacity(keys: Int.max, frames: .infinity) == SolveMemo.largestCapacity)
     }
 
     @Test("lottie §2.4, §2.6, §4.5 instances that share frames, tick after tick, draw the reference's bits with the memo: spatial positions, eased channels, trims' cuts, one and two threads")
