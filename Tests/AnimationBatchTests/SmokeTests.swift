@@ -364,5 +364,57 @@ struct SmokeTests {
             #expect(held == (key == "transform.rotation.z" ? 0 : 2), "\(key): held \(held) times")
         }
     }
+
+    @Test("an animation over a value beneath that saturated to ±∞ (two additive cumulative animations repeating forever at the largest speed), or two saturating opposite ways on one key, reads no NaN in either engine (§16)")
+    func saturatedValuesBeneathReadNoNaN() throws {
+        // The C fuzz target's finding: the first animation's count of iterations is ∞, so it
+        // saturates the colour; the second starts from it ("to only", §4.1) and met ∞ − ∞ in its
+        // interpolation, its cumulative term and the composition.
+        var toOnly = BasicAnimation(keyPath: "backgroundColor")
+        toOnly.toValue = .color(Color(red: 0.9, green: 0.1, blue: 0.5, alpha: 0.3))
+        (toOnly.speed, toOnly.duration, toOnly.repeatCount) = (.greatestFiniteMagnitude, 0.5, .infinity)
+        (toOnly.isCumulative, toOnly.isAdditive) = (true, true)
+        let colour = AnimationValue.color(Color(red: 0.2, green: 0.4, blue: 0.6, alpha: 1))
+        // Two kernel tracks on one key, one growing to +∞ and one to −∞ (the batch's count
+        // passes Float's range long before the reference's): the fast composition adds them.
+        var up = BasicAnimation(keyPath: "position.x")
+        (up.fromValue, up.toValue, up.duration, up.repeatCount, up.isCumulative, up.isAdditive) = (0, 1, 1e-300, .infinity, true, true)
+        var down = up
+        down.toValue = -1
+        let cases: [(key: String, model: AnimationValue, animations: [any PropertyAnimation])] = [
+            ("backgroundColor", colour, [toOnly, toOnly]),
+            ("position", .point(Point(x: 1, y: 2)), [up, down]),
+        ]
+        for (key, model, animations) in cases {
+            let store = TrackStore()
+            try store.setModelValue(model, layer: LayerID(1), property: key)
+            for animation in animations { try store.add(animation, layer: LayerID(1)) }
+            let evaluator = FrameEvaluator(store: store, configuration: .init(computesVelocity: true))
+            var saturated = 0
+            // (From t ≈ 1 on, the colour's time (t − b)·s overflows past its end: it has ended.)
+            for t in [0.25, 0.5, 0.75, 1] {
+                evaluator.evaluate(at: t)
+                let batch = try #require(evaluator.value(layer: LayerID(1), property: key))
+                let reference = ReferenceEvaluator.presentationValue(ofProperty: key, model: model, animations: animations, at: t)
+                let what = "\(key) at \(t): batch \(batch), reference \(reference)"
+                #expect(!batch.components.contains(where: \.isNaN) && !reference.components.contains(where: \.isNaN), "\(what)")
+                let rate = try #require(evaluator.velocity(layer: LayerID(1), property: key))
+                #expect(rate.components.allSatisfy { !$0.isNaN }, "\(key) at \(t): velocity \(rate)")
+                if key == "backgroundColor" {
+                    // Both engines saturate alike: the second animation's change wins, −∞ where
+                    // the colour rises towards its "to", +∞ where it falls.
+                    #expect(batch == reference, "\(what)")
+                    #expect(batch == .color(Color(red: -.infinity, green: .infinity, blue: .infinity, alpha: .infinity)), "\(what)")
+                } else {
+                    // The later animation's −∞ wins in the batch; the reference's count is still
+                    // finite (2.5e299 and more) and its two terms cancel.
+                    #expect(batch == .point(Point(x: -.infinity, y: 2)), "\(what)")
+                    #expect(reference == .point(Point(x: 0, y: 2)), "\(what)")
+                }
+                if batch.components.contains(where: \.isInfinite) { saturated += 1 }
+            }
+            #expect(saturated == 4, "\(key): saturated in \(saturated) of 4 frames")
+        }
+    }
 }
 

@@ -44,9 +44,54 @@ struct ValuesTests {
         a.duration = 1
         #expect(throws: Never.self) { try a.validate() }
         #expect(ReferenceEvaluator.sample(a, at: 0.5, base: 0).value?.scalarValue?.isNaN == true)
-        // lerp(a, b, p) = a + (b − a)·p: an infinite endpoint gives ∞ − ∞ = NaN, as the batch kernels do.
+        // An infinite end is not NaN (§16's saturated values): the limit, the infinite end until
+        // the fraction reaches the other.
         a.fromValue = .scalar(.infinity)
-        #expect(ReferenceEvaluator.sample(a, at: 0.5, base: 0).value?.scalarValue?.isNaN == true)
+        #expect(ReferenceEvaluator.sample(a, at: 0.5, base: 0).value?.scalarValue == .infinity)
+    }
+
+    @Test("§16 values saturated to ±∞ never read NaN: interpolation from an infinite end takes its limit, equal infinities differ by 0, opposite ones add to the later operand; NaN still propagates")
+    func saturatedValuesFollowTheirLimits() {
+        let inf = Double.infinity
+        // lerp: the limit of (1 − f)·a + f·b as the infinite end grows.
+        #expect(inf.interpolated(to: 5, fraction: 0) == inf)
+        #expect(inf.interpolated(to: 5, fraction: 0.3) == inf)
+        #expect(inf.interpolated(to: 5, fraction: 1) == 5)
+        #expect(inf.interpolated(to: 5, fraction: 1.5) == -inf)   // an overshoot past the finite end
+        #expect(5.0.interpolated(to: -inf, fraction: 0) == 5)
+        #expect(5.0.interpolated(to: -inf, fraction: 0.3) == -inf)
+        #expect(inf.interpolated(to: -inf, fraction: 0.3) == inf)   // opposite ends: the nearer
+        #expect(inf.interpolated(to: -inf, fraction: 0.7) == -inf)
+        #expect(inf.interpolated(to: inf, fraction: 0.3) == inf)
+        #expect(2.0.interpolated(to: 4, fraction: 0.25) == 2.5)   // finite values as before
+        // ⊕: opposite infinities give the later operand; difference: equal infinities give 0.
+        #expect(inf.adding(-inf) == -inf)
+        #expect((-inf).adding(inf) == inf)
+        #expect(inf.adding(inf) == inf)
+        #expect(inf.difference(from: inf) == 0)
+        #expect((-inf).difference(from: -inf) == 0)
+        #expect(5.0.difference(from: inf) == -inf)
+        #expect(Float.infinity.adding(-.infinity) == -.infinity)
+        #expect(Float.infinity.difference(from: .infinity) == 0)
+        // NaN operands propagate.
+        #expect(Double.nan.adding(inf).isNaN)
+        #expect(inf.adding(.nan).isNaN)
+        #expect(Double.nan.difference(from: inf).isNaN)
+        #expect(inf.interpolated(to: .nan, fraction: 0.5).isNaN)
+        #expect(inf.interpolated(to: 5, fraction: .nan).isNaN)
+        // Every vector kind composes its components by the same rules.
+        let p = Point(x: inf, y: 1).adding(Point(x: -inf, y: 2))
+        #expect(p == Point(x: -inf, y: 3))
+        #expect(Point(x: inf, y: 1).difference(from: Point(x: inf, y: 0)) == Point(x: 0, y: 1))
+        #expect(Size(width: -inf, height: 1).adding(Size(width: inf, height: 1)) == Size(width: inf, height: 2))
+        #expect(Size(width: -inf, height: 1).difference(from: Size(width: -inf, height: 0)) == Size(width: 0, height: 1))
+        let r = Rect(x: inf, y: 0, width: 1, height: -inf).adding(Rect(x: -inf, y: 1, width: 1, height: inf))
+        #expect(r.origin.x == -inf && r.origin.y == 1 && r.size.width == 2 && r.size.height == inf)
+        let c = Color(red: inf, green: 0.5, blue: -inf, alpha: 1)
+        #expect(c.adding(Color(red: -inf, green: 0.25, blue: inf, alpha: 0)) == Color(red: -inf, green: 0.75, blue: inf, alpha: 1))
+        #expect(c.difference(from: c) == Color(red: 0, green: 0, blue: 0, alpha: 0))
+        #expect(AnimationValue.color(c).interpolated(to: .color(Color(red: 0, green: 0, blue: 0, alpha: 0)), fraction: 0.5)
+                == .color(Color(red: inf, green: 0.25, blue: -inf, alpha: 0.5)))
     }
 
     @Test("Core Graphics interop: CGPoint, CGSize and CGRect convert both ways")

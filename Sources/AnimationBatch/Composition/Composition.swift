@@ -542,7 +542,7 @@ final class Composition {
                 for c in 0..<Int(entry.width) {
                     let value = Double(batch.outputs[c][i])
                     let k = Int(entry.first) + c
-                    a[k] = entry.additive ? a[k] + value : value
+                    a[k] = entry.additive ? a[k].adding(value) : value   // opposite infinities: the later (§16)
                 }
             }
         }

@@ -33,12 +33,15 @@ extension Color: Interpolatable {
               blue: blue.interpolated(to: e.blue, fraction: f), alpha: alpha.interpolated(to: e.alpha, fraction: f))
     }
     public func adding(_ d: Color) -> Color {
-        Color(red: red + d.red, green: green + d.green, blue: blue + d.blue, alpha: alpha + d.alpha)
+        Color(red: red.adding(d.red), green: green.adding(d.green), blue: blue.adding(d.blue), alpha: alpha.adding(d.alpha))
     }
     public func subtracting(_ d: Color) -> Color {
         Color(red: red - d.red, green: green - d.green, blue: blue - d.blue, alpha: alpha - d.alpha)
     }
-    public func difference(from s: Color) -> Color { subtracting(s) }
+    public func difference(from s: Color) -> Color {
+        Color(red: red.difference(from: s.red), green: green.difference(from: s.green),
+              blue: blue.difference(from: s.blue), alpha: alpha.difference(from: s.alpha))
+    }
     public func repeated(times n: Double) -> Color {
         Color(red: red.repeated(times: n), green: green.repeated(times: n),
               blue: blue.repeated(times: n), alpha: alpha.repeated(times: n))

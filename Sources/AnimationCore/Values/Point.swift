@@ -28,9 +28,9 @@ extension Point: Interpolatable {
     public func interpolated(to end: Point, fraction: Double) -> Point {
         Point(x: x.interpolated(to: end.x, fraction: fraction), y: y.interpolated(to: end.y, fraction: fraction))
     }
-    public func adding(_ d: Point) -> Point { Point(x: x + d.x, y: y + d.y) }
+    public func adding(_ d: Point) -> Point { Point(x: x.adding(d.x), y: y.adding(d.y)) }
     public func subtracting(_ d: Point) -> Point { Point(x: x - d.x, y: y - d.y) }
-    public func difference(from s: Point) -> Point { subtracting(s) }
+    public func difference(from s: Point) -> Point { Point(x: x.difference(from: s.x), y: y.difference(from: s.y)) }
     public func repeated(times n: Double) -> Point { Point(x: x.repeated(times: n), y: y.repeated(times: n)) }
     public func interpolationDistance(to o: Point) -> Double { hypot(o.x - x, o.y - y) }
 }
@@ -59,9 +59,11 @@ extension Size: Interpolatable {
         Size(width: width.interpolated(to: end.width, fraction: fraction),
              height: height.interpolated(to: end.height, fraction: fraction))
     }
-    public func adding(_ d: Size) -> Size { Size(width: width + d.width, height: height + d.height) }
+    public func adding(_ d: Size) -> Size { Size(width: width.adding(d.width), height: height.adding(d.height)) }
     public func subtracting(_ d: Size) -> Size { Size(width: width - d.width, height: height - d.height) }
-    public func difference(from s: Size) -> Size { subtracting(s) }
+    public func difference(from s: Size) -> Size {
+        Size(width: width.difference(from: s.width), height: height.difference(from: s.height))
+    }
     public func repeated(times n: Double) -> Size { Size(width: width.repeated(times: n), height: height.repeated(times: n)) }
     public func interpolationDistance(to o: Size) -> Double { hypot(o.width - width, o.height - height) }
 }
@@ -105,7 +107,7 @@ extension Rect: Interpolatable {
     }
     public func adding(_ d: Rect) -> Rect { Rect(origin: origin.adding(d.origin), size: size.adding(d.size)) }
     public func subtracting(_ d: Rect) -> Rect { Rect(origin: origin.subtracting(d.origin), size: size.subtracting(d.size)) }
-    public func difference(from s: Rect) -> Rect { subtracting(s) }
+    public func difference(from s: Rect) -> Rect { Rect(origin: origin.difference(from: s.origin), size: size.difference(from: s.size)) }
     public func repeated(times n: Double) -> Rect { Rect(origin: origin.repeated(times: n), size: size.repeated(times: n)) }
     public func interpolationDistance(to o: Rect) -> Double {
         let dx = o.origin.x - origin.x, dy = o.origin.y - origin.y
