@@ -212,11 +212,7 @@ final class LottieChannels: @unchecked Sendable {
     /// with the same bits.
     @inline(__always)
     func eased(_ curve: Int, _ progress: Double, _ memo: SolveMemo) -> Double {
-        let entry = memo.entry(curve, progress)
-        if memo.holds(entry, curve, progress) { return entry.pointee.x }
-        let value = curves[curve].value(at: progress)
-        entry.pointee = SolveMemo.Entry(program: memo.program, index: curve, input: progress, x: value, y: 0)
-        return value
+        memo.value(curve, progress) { (curves[curve].value(at: progress), 0) }.x
     }
 
     /// Spatial segment `k`'s point at `fraction` of its length: ``LottieProperty/SpatialCurve``'s
@@ -229,11 +225,11 @@ final class LottieChannels: @unchecked Sendable {
     /// moves its layers along curves).
     @inline(__always)
     func spatialPoint(_ k: Int, atFraction fraction: Double, _ memo: SolveMemo) -> Point {
-        let entry = memo.entry(-1 - k, fraction)
-        if memo.holds(entry, -1 - k, fraction) { return Point(x: entry.pointee.x, y: entry.pointee.y) }
-        let p = spatialPoint(k, atFraction: fraction)
-        entry.pointee = SolveMemo.Entry(program: memo.program, index: -1 - k, input: fraction, x: p.x, y: p.y)
-        return p
+        let p = memo.value(-1 - k, fraction) {
+            let p = spatialPoint(k, atFraction: fraction)
+            return (p.x, p.y)
+        }
+        return Point(x: p.x, y: p.y)
     }
 
     /// ``spatialPoint(_:atFraction:_:)`` computed.
@@ -405,5 +401,16 @@ struct SolveMemo {
     @inline(__always)
     func holds(_ e: UnsafeMutablePointer<Entry>, _ index: Int, _ input: Double) -> Bool {
         e.pointee.program == program && e.pointee.index == index && e.pointee.input.bitPattern == input.bitPattern
+    }
+
+    /// `index`'s value at `input`: the entry's when it holds them, else `compute()`'s, kept there
+    /// (replacing whatever the entry held).
+    @inline(__always)
+    func value(_ index: Int, _ input: Double, compute: () -> (x: Double, y: Double)) -> (x: Double, y: Double) {
+        let e = entry(index, input)
+        if holds(e, index, input) { return (e.pointee.x, e.pointee.y) }
+        let v = compute()
+        e.pointee = Entry(program: program, index: index, input: input, x: v.x, y: v.y)
+        return v
     }
 }

@@ -641,12 +641,9 @@ struct LottieWork {
             guard memoEntries.count > 0 else {
                 return ArcLength.solve(ofLength: local, in: interval, total: length, cubic: cubic(i))
             }
-            let memo = memo, key = SolveMemo.cutKey(table: table)
-            let entry = memo.entry(key, local)
-            if memo.holds(entry, key, local) { return entry.pointee.x }
-            let t = ArcLength.solve(ofLength: local, in: interval, total: length, cubic: cubic(i))
-            entry.pointee = SolveMemo.Entry(program: memo.program, index: key, input: local, x: t, y: 0)
-            return t
+            return memo.value(SolveMemo.cutKey(table: table), local) {
+                (ArcLength.solve(ofLength: local, in: interval, total: length, cubic: cubic(i)), 0)
+            }.x
         } else {
             // Walked again: the same breakpoints, stopped at the first past `local`.
             walkBreakpoints(of: i) { t, s in
