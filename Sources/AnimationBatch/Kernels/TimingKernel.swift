@@ -130,7 +130,9 @@ struct TimingBlock {
     var iteration: SIMD16<Float>
     /// 1 where the track contributes, 0 elsewhere.
     var weight: SIMD16<Float>
-    /// 0 before, 1 active, 2 after.
+    /// 0 before, 1 active, 2 after; 1.5 where active in a half the fold mirrored (an
+    /// autoreversed half, `u ≥ d`): the velocity's sign (``VelocityKernel/progressRates(_:kernel:block:time:nodeTimes:nodeRates:)``)
+    /// read from the fold instead of folding the time again. Its floor is the phase.
     var phase: SIMD16<Float>
     /// The flag bytes of the 16 tracks, as Floats (0…255).
     var flags: SIMD16<Float>
@@ -278,22 +280,23 @@ struct TimingKernel {
     private static func fold(_ t: SIMD8<Double>, period: SIMD8<Double>, duration d: SIMD8<Double>,
                              autoreverses: SIMDMask<SIMD8<Int64>>, atEnd: SIMDMask<SIMD8<Int64>>,
                              contributes: SIMDMask<SIMD8<Int64>>, iterations: Bool = true,
-                             _ i: Int, _ k: TimingKernel) -> (SIMD8<Double>, SIMD8<Double>) {
+                             _ i: Int, _ k: TimingKernel) -> (SIMD8<Double>, SIMD8<Double>, SIMDMask<SIMD8<Int64>>) {
         var iteration = SIMDMath.floor(t / period)
         var u = t - iteration * period
         u.replace(with: 0, where: u .< 0)
         u.replace(with: period, where: u .> period)
-        u.replace(with: 2 * d - u, where: autoreverses .& (u .>= d))
+        let mirrored = autoreverses .& (u .>= d)
+        u.replace(with: 2 * d - u, where: mirrored)
         var p = u / d
         p.replace(with: 0, where: p .< 0)
         p.replace(with: 1, where: p .> 1)
         p.replace(with: load8(k.endProgress, i), where: atEnd)
         p.replace(with: 0, where: .!contributes)
-        guard iterations else { return (p, SIMD8<Double>(repeating: 0)) }
+        guard iterations else { return (p, SIMD8<Double>(repeating: 0), mirrored) }
         iteration.replace(with: 0, where: iteration .< 0)   // before the first iteration none has completed
         iteration.replace(with: load8Widened(k.endIteration, i), where: atEnd)
         iteration.replace(with: 0, where: .!contributes)
-        return (p, iteration)
+        return (p, iteration, mirrored)
     }
 
     /// The fold of eight lanes whose timings are all plain (speed 1, offset 0, AD > 0): the general
@@ -326,10 +329,10 @@ struct TimingKernel {
             .& .!tpIsNaN .& (t .< .infinity)
         // t ≥ AD only after (active e < AD; before 0 < AD; NaN fails).
         let atEnd = after .& (ad .< .infinity)
-        let (p, iteration) = fold(t, period: period, duration: d, autoreverses: autoreverses, atEnd: atEnd,
+        let (p, iteration, mirrored) = fold(t, period: period, duration: d, autoreverses: autoreverses, atEnd: atEnd,
                                   contributes: contributes, iterations: iterations, i, k)
         let weight = zeros.replacing(with: ones, where: contributes)
-        var phase = ones
+        var phase = ones.replacing(with: 1.5, where: mirrored)   // the mirrored half, for velocities
         phase.replace(with: 0, where: before .| tpIsNaN)
         phase.replace(with: 2, where: after)
         return (p, iteration, weight, phase)
@@ -373,10 +376,10 @@ struct TimingKernel {
         let contributes = (active .| (before .& fillsBackwards) .| (after .& fillsForwards))
             .& .!removed .& .!tpIsNaN .& (t .< .infinity) .& (t .> -.infinity)
         let atEnd = finite .& (t .>= ad)
-        let (p, iteration) = fold(t, period: period, duration: d, autoreverses: autoreverses, atEnd: atEnd,
+        let (p, iteration, mirrored) = fold(t, period: period, duration: d, autoreverses: autoreverses, atEnd: atEnd,
                                   contributes: contributes, iterations: iterations, i, k)
         let weight = zeros.replacing(with: ones, where: contributes)
-        var phase = ones
+        var phase = ones.replacing(with: 1.5, where: mirrored)   // the mirrored half, for velocities
         phase.replace(with: 0, where: before)
         phase.replace(with: 2, where: after)
         phase.replace(with: 0, where: tpIsNaN)
@@ -531,11 +534,11 @@ struct TimingKernel {
 
         // §2.5 fold, with the end-inclusive state at t = AD precomputed (``CompiledTiming/endProgress``).
         let atEnd = finite .& (t .>= ad)
-        let (p, iteration) = fold(t, period: period, duration: d, autoreverses: autoreverses, atEnd: atEnd,
+        let (p, iteration, mirrored) = fold(t, period: period, duration: d, autoreverses: autoreverses, atEnd: atEnd,
                                   contributes: contributes, i, k)
 
         let weight = zeros.replacing(with: ones, where: contributes)
-        var phase = ones
+        var phase = ones.replacing(with: 1.5, where: mirrored)   // the mirrored half, for velocities
         phase.replace(with: 0, where: before)
         phase.replace(with: 2, where: after)
         phase.replace(with: 0, where: tpIsNaN)

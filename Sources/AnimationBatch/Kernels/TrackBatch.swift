@@ -715,7 +715,7 @@ struct StatePointers {
     func store(_ timing: TimingBlock, block i: Int) {
         // Logic on Float lanes, bytes only for storage: on this toolchain comparisons and selects of
         // integer vectors compile lane by lane, of Float vectors to single instructions.
-        let phase = timing.phase
+        let phase = SIMDMath.floor(timing.phase)   // 1.5 marks an autoreversed half (``TimingBlock/phase``)
         let reported = SIMDMath.float(load16(state, i) & SIMD16<UInt8>(repeating: TrackState.reportedMask))
         let topLevel = timing.bit(CompiledTiming.topLevel) .> 0
         let zero = SIMD16<Float>(repeating: 0)

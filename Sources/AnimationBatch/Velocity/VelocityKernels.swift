@@ -24,13 +24,17 @@ enum VelocityKernel {
     /// d(progress)/d(frame time) of the 16 tracks of block `i` (semantics §2.4–§2.5, the
     /// reference's `TimingState.progressRate`): `±speed / duration × parent rate` while active —
     /// negative in an autoreversed half played forwards —, 0 in fills, before and after. The
-    /// half is found by folding the local time again in Double, with the timing kernel's own
-    /// operations; the parent rate is 1 for the frame's time, the node's rate inside a group or
-    /// under a layer clock.
+    /// half is the one the timing kernel's fold mirrored (phase 1.5, ``TimingBlock/phase``) for
+    /// speeds above 0; a lane playing backwards folds its local time again in Double, with the
+    /// timing kernel's operations, for the reference's rule at an exact turn (the half the play
+    /// moves into, which the fold does not say). The parent rate is 1 for the frame's time, the
+    /// node's rate inside a group or under a layer clock. (Folding every autoreversing lane again
+    /// cost a fifth of the time velocities add to W2's frame.)
     @inline(__always)
     static func progressRates(_ timing: TimingBlock, kernel k: TimingKernel, block i: Int, time: Double,
                               nodeTimes: UnsafePointer<Double>, nodeRates: UnsafePointer<Double>) -> SIMD16<Float> {
-        let active = (timing.phase .== 1) .& (timing.weight .> 0)
+        let phase = timing.phase
+        let active = (phase .> 0.5) .& (phase .< 1.75) .& (timing.weight .> 0)
         guard anyLane(active) else { return .zero }
         let flags = load16(k.flags, i)
         let nested = SIMDMath.float(flags & SIMD16<UInt8>(repeating: CompiledTiming.hasTimeNode)) .> 0
@@ -54,13 +58,18 @@ enum VelocityKernel {
         }
         var rate = narrow(rateLow, rateHigh)
         if turns {
-            let (beginLow, beginHigh) = load16(k.beginTime, i)
-            let (offsetLow, offsetHigh) = load16(k.timeOffset, i)
-            let (activeLow, activeHigh) = load16(k.activeDuration, i)
-            var sign = narrow(direction(parent: parentLow, begin: beginLow, speed: speedLow, offset: offsetLow,
-                                        duration: durationLow, activeDuration: activeLow),
-                              direction(parent: parentHigh, begin: beginHigh, speed: speedHigh, offset: offsetHigh,
-                                        duration: durationHigh, activeDuration: activeHigh))
+            var sign = SIMD16<Float>(repeating: 1).replacing(with: -1, where: phase .== 1.5)
+            let backwards = reverses .& active .& (narrow(speedLow, speedHigh) .< 0)
+            if anyLane(backwards) {
+                let (beginLow, beginHigh) = load16(k.beginTime, i)
+                let (offsetLow, offsetHigh) = load16(k.timeOffset, i)
+                let (activeLow, activeHigh) = load16(k.activeDuration, i)
+                let folded = narrow(direction(parent: parentLow, begin: beginLow, speed: speedLow, offset: offsetLow,
+                                              duration: durationLow, activeDuration: activeLow),
+                                    direction(parent: parentHigh, begin: beginHigh, speed: speedHigh, offset: offsetHigh,
+                                              duration: durationHigh, activeDuration: activeHigh))
+                sign.replace(with: folded, where: backwards)
+            }
             sign.replace(with: 1, where: .!reverses)   // only autoreversing lanes turn
             rate *= sign
         }
