@@ -272,7 +272,8 @@ struct TimingKernel {
     /// §2.5 fold, shared by the plain and general folds: `k = ⌊t/P⌋` (none completed before the
     /// first iteration), `u = t − kP` clamped into `[0, P]`, the autoreverse mirror, `p = u/d`
     /// clamped into `[0, 1]`; the precomputed end state where `atEnd` (``CompiledTiming/endProgress``);
-    /// 0 and 0 where the track does not contribute.
+    /// 0 and 0 where the track does not contribute; and the lanes it mirrored (`u ≥ d`), which
+    /// the folds mark in the phase for the velocity's sign (``TimingBlock/phase``).
     ///
     /// Without `iterations` (a constant where it is inlined) the iterations are not finished —
     /// no clamp, no end state, no `endIteration` read — and come out 0.
@@ -330,7 +331,7 @@ struct TimingKernel {
         // t ≥ AD only after (active e < AD; before 0 < AD; NaN fails).
         let atEnd = after .& (ad .< .infinity)
         let (p, iteration, mirrored) = fold(t, period: period, duration: d, autoreverses: autoreverses, atEnd: atEnd,
-                                  contributes: contributes, iterations: iterations, i, k)
+                                            contributes: contributes, iterations: iterations, i, k)
         let weight = zeros.replacing(with: ones, where: contributes)
         var phase = ones.replacing(with: 1.5, where: mirrored)   // the mirrored half, for velocities
         phase.replace(with: 0, where: before .| tpIsNaN)
@@ -377,7 +378,7 @@ struct TimingKernel {
             .& .!removed .& .!tpIsNaN .& (t .< .infinity) .& (t .> -.infinity)
         let atEnd = finite .& (t .>= ad)
         let (p, iteration, mirrored) = fold(t, period: period, duration: d, autoreverses: autoreverses, atEnd: atEnd,
-                                  contributes: contributes, iterations: iterations, i, k)
+                                            contributes: contributes, iterations: iterations, i, k)
         let weight = zeros.replacing(with: ones, where: contributes)
         var phase = ones.replacing(with: 1.5, where: mirrored)   // the mirrored half, for velocities
         phase.replace(with: 0, where: before)
@@ -535,7 +536,7 @@ struct TimingKernel {
         // §2.5 fold, with the end-inclusive state at t = AD precomputed (``CompiledTiming/endProgress``).
         let atEnd = finite .& (t .>= ad)
         let (p, iteration, mirrored) = fold(t, period: period, duration: d, autoreverses: autoreverses, atEnd: atEnd,
-                                  contributes: contributes, i, k)
+                                            contributes: contributes, i, k)
 
         let weight = zeros.replacing(with: ones, where: contributes)
         var phase = ones.replacing(with: 1.5, where: mirrored)   // the mirrored half, for velocities
