@@ -320,4 +320,36 @@ struct AffineTransformTests {
             if let parts = m.decomposed() { #expect(parts.recomposed().isFinite) }
         }
     }
+
+    @Test("a matrix whose determinant is near the smallest Double (a row of denormals) has no inverse, so a cumulative transform from it counts its start as the identity: no NaN from finite input (found by the C fuzzer)")
+    func nearlySingularMatricesHaveNoInverse() throws {
+        let tiny = Double.leastNonzeroMagnitude
+        let a: [Double] = [-9.315632867933166, tiny, tiny, tiny, tiny, tiny, tiny, tiny, tiny, -15.934996566720072, 1, 28.294804303044184,
+                           96.69489585717554, 1, -91.78759441519799, 2]
+        let b: [Double] = [-30.055695429922945, -3.3676661326008994, 1, 2, 97.34187838559549, -87.63714045929656, -69.40566109712367, 0,
+                           -1, 1e-300, -1, tiny, tiny, tiny, tiny, tiny]
+        guard case .transform(let start) = AnimationValue(kind: .transform, component: { a[$0] }),
+              case .transform(let end) = AnimationValue(kind: .transform, component: { b[$0] }) else { throw FuzzlessError() }
+        // Its determinant is not 0, but 1/det overflows: the inverse was ±∞ and NaN (∞ · 0).
+        #expect(start.determinant != 0)
+        #expect(start.inverted() == nil)
+        // The change an iteration makes is then the end itself, and repeated it stays finite.
+        #expect(end.difference(from: start) == end)
+        #expect(end.difference(from: start).repeated(times: 13).isFinite)
+        // The C fuzzer's animation: additive, cumulative, autoreversing, repeating forever.
+        var animation = BasicAnimation(keyPath: "transform")
+        (animation.fromValue, animation.toValue) = (.transform(start), .transform(end))
+        (animation.duration, animation.timeOffset, animation.repeatCount, animation.autoreverses) = (0.25, 1, .infinity, true)
+        (animation.isAdditive, animation.isCumulative) = (true, true)
+        for t in [0.1, 1, 2.29] {
+            let value = ReferenceEvaluator.presentationValue(ofProperty: "transform", model: .transform(.identity), animations: [animation], at: t)
+            #expect(value.components.allSatisfy { $0.isFinite }, "t = \(t): \(value)")
+        }
+        // Affine transforms alike.
+        let affine = AffineTransform(a: .leastNonzeroMagnitude, b: 0, c: 0, d: 1, tx: 5, ty: 1)   // 1/det overflows
+        #expect(affine.determinant != 0 && affine.inverted() == nil)
+        #expect(AffineTransform(a: 2, b: 0, c: 0, d: 4, tx: 1, ty: 1).inverted() != nil)
+    }
+
+    private struct FuzzlessError: Error {}
 }

@@ -75,12 +75,16 @@ public struct AffineTransform: Sendable, Hashable, CustomStringConvertible {
     /// `a·d − b·c`.
     public var determinant: Double { a * d - b * c }
 
-    /// `CGAffineTransformInvert`, or nil when the transform is singular.
+    /// `CGAffineTransformInvert`, or nil when the transform is singular: its determinant 0 or not
+    /// finite, or so near 0 that the inverse is not finite (as ``Transform3D/inverted()``).
     public func inverted() -> AffineTransform? {
         let det = determinant
         guard det != 0, det.isFinite else { return nil }
-        return AffineTransform(a: d / det, b: -b / det, c: -c / det, d: a / det,
-                               tx: (c * ty - d * tx) / det, ty: (b * tx - a * ty) / det)
+        let inverse = AffineTransform(a: d / det, b: -b / det, c: -c / det, d: a / det,
+                                      tx: (c * ty - d * tx) / det, ty: (b * tx - a * ty) / det)
+        let finite = inverse.a.isFinite && inverse.b.isFinite && inverse.c.isFinite && inverse.d.isFinite
+            && inverse.tx.isFinite && inverse.ty.isFinite
+        return finite ? inverse : nil
     }
 
     /// `CGAffineTransformIsIdentity`.

@@ -177,13 +177,15 @@ public struct Transform3D: Sendable, Hashable, CustomStringConvertible {
         return s.0 * c.5 - s.1 * c.4 + s.2 * c.3 + s.3 * c.2 - s.4 * c.1 + s.5 * c.0
     }
 
-    /// `CATransform3DInvert`, or nil when the matrix is singular (determinant 0 or not finite).
+    /// `CATransform3DInvert`, or nil when the matrix is singular: its determinant 0 or not finite,
+    /// or so near 0 that the inverse is not finite (a row of denormals: 1/det overflowed and
+    /// ∞ · 0 made the inverse NaN, docs/bad-input.md).
     public func inverted() -> Transform3D? {
         let (s, c) = subDeterminants
         let det = s.0 * c.5 - s.1 * c.4 + s.2 * c.3 + s.3 * c.2 - s.4 * c.1 + s.5 * c.0
         guard det != 0, det.isFinite else { return nil }
         let k = 1 / det
-        return Transform3D(
+        let inverse = Transform3D(
             m11: (m22 * c.5 - m23 * c.4 + m24 * c.3) * k, m12: (-m12 * c.5 + m13 * c.4 - m14 * c.3) * k,
             m13: (m42 * s.5 - m43 * s.4 + m44 * s.3) * k, m14: (-m32 * s.5 + m33 * s.4 - m34 * s.3) * k,
             m21: (-m21 * c.5 + m23 * c.2 - m24 * c.1) * k, m22: (m11 * c.5 - m13 * c.2 + m14 * c.1) * k,
@@ -192,6 +194,7 @@ public struct Transform3D: Sendable, Hashable, CustomStringConvertible {
             m33: (m41 * s.4 - m42 * s.2 + m44 * s.0) * k, m34: (-m31 * s.4 + m32 * s.2 - m34 * s.0) * k,
             m41: (-m21 * c.3 + m22 * c.1 - m23 * c.0) * k, m42: (m11 * c.3 - m12 * c.1 + m13 * c.0) * k,
             m43: (-m41 * s.3 + m42 * s.1 - m43 * s.0) * k, m44: (m31 * s.3 - m32 * s.1 + m33 * s.0) * k)
+        return inverse.isFinite ? inverse : nil
     }
 
     /// True when all 16 elements are finite.
