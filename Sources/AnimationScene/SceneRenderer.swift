@@ -165,10 +165,6 @@ public struct SceneRenderer {
         AffineTransform(a: t.m11, b: t.m12, c: t.m21, d: t.m22, tx: t.m41, ty: t.m42)
     }
 
-    private static func isFinite(_ t: AffineTransform) -> Bool {
-        [t.a, t.b, t.c, t.d, t.tx, t.ty].allSatisfy(\.isFinite)
-    }
-
     private static func matrix(_ t: AffineTransform) -> String {
         "matrix(\(SVG.number(t.a, decimals: 6)) \(SVG.number(t.b, decimals: 6)) \(SVG.number(t.c, decimals: 6)) \(SVG.number(t.d, decimals: 6)) \(SVG.number(t.tx)) \(SVG.number(t.ty)))"
     }
@@ -209,7 +205,7 @@ public struct SceneRenderer {
         let place = Self.placement(v)
         let bounds = v.rect("bounds")
         let opacity = v.scalar("opacity")
-        guard Self.isFinite(place), [bounds.origin.x, bounds.origin.y, bounds.size.width, bounds.size.height].allSatisfy(\.isFinite),
+        guard place.isFinite, [bounds.origin.x, bounds.origin.y, bounds.size.width, bounds.size.height].allSatisfy(\.isFinite),
               opacity.isFinite, opacity > 0 else { return }
         let indent = String(repeating: " ", count: depth * 2)
         let opacityAttribute = opacity < 1 ? " opacity=\"\(SVG.number(min(opacity, 1)))\"" : ""
@@ -242,7 +238,7 @@ public struct SceneRenderer {
         for child in Self.ordered(node.children, values) { draw(child, values, into: &sublayers, depth: depth + 2) }
         if !sublayers.isEmpty {
             let s = Self.flat(v.transform("sublayerTransform"))
-            if s.isIdentity || !Self.isFinite(s) {
+            if s.isIdentity || !s.isFinite {
                 content += "\(inner)<g>\n" + sublayers + "\(inner)</g>\n"
             } else {
                 let anchor = v.point("anchorPoint")

@@ -58,6 +58,7 @@ enum VelocityKernel {
         }
         var rate = narrow(rateLow, rateHigh)
         if turns {
+            // Only autoreversing lanes turn: the fold mirrors no other (and `backwards` holds none).
             var sign = SIMD16<Float>(repeating: 1).replacing(with: -1, where: phase .== 1.5)
             let backwards = reverses .& active .& (narrow(speedLow, speedHigh) .< 0)
             if anyLane(backwards) {
@@ -70,7 +71,6 @@ enum VelocityKernel {
                                               duration: durationHigh, activeDuration: activeHigh))
                 sign.replace(with: folded, where: backwards)
             }
-            sign.replace(with: 1, where: .!reverses)   // only autoreversing lanes turn
             rate *= sign
         }
         return rate.replacing(with: 0, where: .!active)

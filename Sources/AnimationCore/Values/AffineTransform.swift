@@ -82,10 +82,11 @@ public struct AffineTransform: Sendable, Hashable, CustomStringConvertible {
         guard det != 0, det.isFinite else { return nil }
         let inverse = AffineTransform(a: d / det, b: -b / det, c: -c / det, d: a / det,
                                       tx: (c * ty - d * tx) / det, ty: (b * tx - a * ty) / det)
-        let finite = inverse.a.isFinite && inverse.b.isFinite && inverse.c.isFinite && inverse.d.isFinite
-            && inverse.tx.isFinite && inverse.ty.isFinite
-        return finite ? inverse : nil
+        return inverse.isFinite ? inverse : nil
     }
+
+    /// True when all six elements are finite.
+    public var isFinite: Bool { a.isFinite && b.isFinite && c.isFinite && d.isFinite && tx.isFinite && ty.isFinite }
 
     /// `CGAffineTransformIsIdentity`.
     public var isIdentity: Bool { self == .identity }
