@@ -41,6 +41,40 @@ struct TrackStoreVelocityTests {
         #expect(e.velocity(of: slot) == .scalar(0))
     }
 
+    @Test("§2.5 at an exact turn of an autoreversing animation the velocity is the half the play moves into, forwards and backwards")
+    func turnsMoveIntoTheNextHalf() throws {
+        // One block of eight tracks (one per layer): speeds that run forwards and backwards, at
+        // times that land on every turn of the local time (u = 0 and u = d), on the start of a
+        // backward play (local time AD, end-inclusive) and between them.
+        let speeds: [Double] = [1, -1, 2, -0.5, -2, 0.5, -1, 1]
+        let store = TrackStore()
+        var slots: [SlotHandle] = []
+        for (k, speed) in speeds.enumerated() {
+            let layer = LayerID(UInt64(k + 1))
+            slots.append(try store.setModelValue(.scalar(0), layer: layer, property: "opacity"))
+            var a = BasicAnimation(keyPath: "opacity", from: 0.0, to: 2.0, duration: 1)
+            a.timingFunction = .linear
+            a.speed = speed
+            a.autoreverses = k != 7
+            a.repeatCount = 3
+            try store.add(a, layer: layer)
+        }
+        let e = FrameEvaluator(store: store, configuration: .init(maximumThreads: 1, reapsFinishedAnimations: false, computesVelocity: true))
+        var turns = 0
+        for step in 0...48 {
+            let t = Double(step) * 0.25
+            e.evaluate(at: t)
+            for (k, slot) in slots.enumerated() {
+                let reference = try #require(store.velocity(of: slot, atFrameTime: t))
+                #expect(e.computedVelocity(of: slot))   // the kernels' row, not the reference's
+                #expect(e.velocity(of: slot) == reference, "speed \(speeds[k]) at t = \(t)")
+                let local = speeds[k] > 0 ? t * speeds[k] : 6 + t * speeds[k]
+                if local > 0, local < 6, local.truncatingRemainder(dividingBy: 1) == 0 { turns += 1 }
+            }
+        }
+        #expect(turns == 5 * speeds.count)   // each lane met the five turns inside its active duration
+    }
+
     @Test("finite input never reads NaN: rates that overflow in opposite directions read 0 (docs/bad-input.md)")
     func overflowingRatesReadZero() throws {
         var up = BasicAnimation(keyPath: "opacity", from: 0.0, to: 1e38, duration: 1e-300)

@@ -24,12 +24,12 @@ enum VelocityKernel {
     /// d(progress)/d(frame time) of the 16 tracks of block `i` (semantics §2.4–§2.5, the
     /// reference's `TimingState.progressRate`): `±speed / duration × parent rate` while active —
     /// negative in an autoreversed half played forwards —, 0 in fills, before and after. The
-    /// half is the one the timing kernel's fold mirrored (phase 1.5, ``TimingBlock/phase``) for
-    /// speeds above 0; a lane playing backwards folds its local time again in Double, with the
-    /// timing kernel's operations, for the reference's rule at an exact turn (the half the play
-    /// moves into, which the fold does not say). The parent rate is 1 for the frame's time, the
-    /// node's rate inside a group or under a layer clock. (Folding every autoreversing lane again
-    /// cost a fifth of the time velocities add to W2's frame.)
+    /// half is the one the timing kernel's fold mirrored (phase 1.5, ``TimingBlock/phase``); a
+    /// lane playing backwards at an exact turn (progress 0 or 1) folds its local time again in
+    /// Double, with the timing kernel's operations, for the reference's rule there (the half the
+    /// play moves into, which the fold does not say). The parent rate is 1 for the frame's time,
+    /// the node's rate inside a group or under a layer clock. (Folding every autoreversing lane
+    /// again cost a fifth of the time velocities add to W2's frame.)
     @inline(__always)
     static func progressRates(_ timing: TimingBlock, kernel k: TimingKernel, block i: Int, time: Double,
                               nodeTimes: UnsafePointer<Double>, nodeRates: UnsafePointer<Double>) -> SIMD16<Float> {
@@ -60,15 +60,19 @@ enum VelocityKernel {
         if turns {
             // Only autoreversing lanes turn: the fold mirrors no other (and `backwards` holds none).
             var sign = SIMD16<Float>(repeating: 1).replacing(with: -1, where: phase .== 1.5)
-            let backwards = reverses .& active .& (narrow(speedLow, speedHigh) .< 0)
+            // A lane playing backwards takes the fold's half too, except at a turn (progress 0 or
+            // 1): the fold puts a turn in the half that starts there, backward play moves into
+            // the one before. Inside a half both read the same `u`, so only those lanes fold again.
+            let p = narrow(timing.progressLow, timing.progressHigh)
+            let backwards = reverses .& active .& (narrow(speedLow, speedHigh) .< 0) .& ((p .== 0) .| (p .== 1))
             if anyLane(backwards) {
                 let (beginLow, beginHigh) = load16(k.beginTime, i)
                 let (offsetLow, offsetHigh) = load16(k.timeOffset, i)
                 let (activeLow, activeHigh) = load16(k.activeDuration, i)
-                let folded = narrow(direction(parent: parentLow, begin: beginLow, speed: speedLow, offset: offsetLow,
-                                              duration: durationLow, activeDuration: activeLow),
-                                    direction(parent: parentHigh, begin: beginHigh, speed: speedHigh, offset: offsetHigh,
-                                              duration: durationHigh, activeDuration: activeHigh))
+                let folded = narrow(backwardDirection(parent: parentLow, begin: beginLow, speed: speedLow, offset: offsetLow,
+                                                      duration: durationLow, activeDuration: activeLow),
+                                    backwardDirection(parent: parentHigh, begin: beginHigh, speed: speedHigh, offset: offsetHigh,
+                                                      duration: durationHigh, activeDuration: activeHigh))
                 sign.replace(with: folded, where: backwards)
             }
             rate *= sign
@@ -76,23 +80,24 @@ enum VelocityKernel {
         return rate.replacing(with: 0, where: .!active)
     }
 
-    /// +1 in a forward half, −1 in an autoreversed one, for lanes whose parent time is `parent`:
-    /// the fold of `MediaTiming.state(atParentTime:)` read for its half, as the reference's
-    /// `TimingState.moving` does (at a turn, the half the play moves into).
+    /// +1 into a forward half, −1 into an autoreversed one, for lanes playing backwards (speed
+    /// below 0) whose parent time is `parent`: the local time wrapped into `(0, AD]` as the timing
+    /// kernel's fold wraps a backward play (so its start, at `AD`, is a turn), then the
+    /// reference's rule (`TimingState.moving`): a cycle's start (`u = 0`, after the first) leads
+    /// into the previous cycle's reversed half, its middle (`u = d`) into the forward one.
     @inline(__always)
-    private static func direction(parent: SIMD8<Double>, begin: SIMD8<Double>, speed: SIMD8<Double>, offset: SIMD8<Double>,
-                                  duration d: SIMD8<Double>, activeDuration: SIMD8<Double>) -> SIMD8<Double> {
+    private static func backwardDirection(parent: SIMD8<Double>, begin: SIMD8<Double>, speed: SIMD8<Double>, offset: SIMD8<Double>,
+                                          duration d: SIMD8<Double>, activeDuration ad: SIMD8<Double>) -> SIMD8<Double> {
         var t = (parent - begin) * speed + offset
-        // The wrap into the active duration where it is finite (an infinite one keeps t).
-        let finite = activeDuration .< .infinity
-        let wrapped = t - activeDuration * SIMDMath.floor(t / activeDuration)
-        t.replace(with: wrapped, where: finite)
+        // The wrap where the active duration is finite (an infinite one keeps t), as the fold's.
+        var w = t - SIMDMath.floor(t / ad) * ad
+        w.replace(with: w + ad, where: w .< 0)
+        w.replace(with: w - ad, where: w .>= ad)
+        w.replace(with: ad, where: w .== 0)
+        t.replace(with: w, where: ad .< .infinity)
         let period = 2 * d
         let u = t - period * SIMDMath.floor(t / period)
-        let forward = speed .> 0
-        let reversedForward = u .>= d
-        let reversedBackward = (u .> d) .| ((u .<= 0) .& (t .> 0))
-        let reversed = (forward .& reversedForward) .| (.!forward .& reversedBackward)
+        let reversed = (u .> d) .| ((u .<= 0) .& (t .> 0))
         return SIMD8<Double>(repeating: 1).replacing(with: -1, where: reversed)
     }
 
