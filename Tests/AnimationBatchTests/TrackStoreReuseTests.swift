@@ -216,7 +216,7 @@ struct TrackStoreReuseTests {
         #expect(runs[1].filter { $0.hasPrefix("taken") }.count == 3, "each re-add went through the columns")
         // Same handles whichever way: the copy's add reuses the track in place too.
         #expect(runs[0].filter { $0.hasPrefix("added") }.map { String($0.dropFirst(6)) }
-                == runs[1].filter { $0.hasPrefix("taken") }.map { "Optional(" + $0.dropFirst(11) + ")" })
+                == runs[1].filter { $0.hasPrefix("taken") }.map { (line: String) -> String in "Optional(\(line.dropFirst(11)))" })
         #expect(runs[0].count > 40)
     }
 

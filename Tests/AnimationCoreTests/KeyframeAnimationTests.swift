@@ -269,7 +269,8 @@ struct KeyframeAnimationTests {
         path.addLine(to: Point(x: 100, y: 10))    // short
         path.addCurve(to: Point(x: 0, y: 10), control1: Point(x: 90, y: 40), control2: Point(x: 0, y: 40))
         let a = KeyframeAnimation(keyPath: "position", path: path, duration: 3)
-        #expect(a.effectiveKeyTimes == [0, 1.0 / 3, 2.0 / 3, 1])
+        let thirds: [Double] = [0, 1.0 / 3, 2.0 / 3, 1]
+        #expect(a.effectiveKeyTimes == thirds)
         #expect(pointValue(a, at: 0.5) == Point(x: 50, y: 0))
         #expect(distance(try #require(pointValue(a, at: 1.5)), Point(x: 100, y: 5)) < 1e-12)
         let onCurve = try #require(pointValue(a, at: 2.5))
@@ -329,9 +330,10 @@ struct KeyframeAnimationTests {
         path.addLine(to: Point(x: 10, y: 10))
         var a = KeyframeAnimation(keyPath: "position", path: path, rotationMode: .auto, duration: 1)
         let state = a.timing.state(atParentTime: 0.5)
-        #expect(abs(try #require(a.rotationAngle(in: state)) - .pi / 4) < 1e-15)
+        let quarter: Double = .pi / 4
+        #expect(abs(try #require(a.rotationAngle(in: state)) - quarter) < 1e-15)
         a.rotationMode = .autoReverse
-        #expect(abs(try #require(a.rotationAngle(in: state)) - 5 * .pi / 4) < 1e-15)
+        #expect(abs(try #require(a.rotationAngle(in: state)) - 5 * quarter) < 1e-15)
         a.rotationMode = nil
         #expect(a.rotationAngle(in: state) == nil)
         let shown = ReferenceEvaluator.presentationValues(

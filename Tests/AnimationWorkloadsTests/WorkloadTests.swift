@@ -108,7 +108,8 @@ struct WorkloadTests {
                 }
             }
         }
-        #expect(W2Workload.frameTimes(3) == [0, 1.0 / 60, 2.0 / 60])
+        let times: [Double] = [0, 1.0 / 60, 2.0 / 60]
+        #expect(W2Workload.frameTimes(3) == times)
     }
 
     @Test("the precision table: a spring's share grows with the value judged; a bound kept for a layer gives the same tolerance")

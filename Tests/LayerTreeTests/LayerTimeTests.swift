@@ -29,10 +29,13 @@ struct LayerTimeTests {
         b.speed = 0.5
         let ctx = context(with: a, b)
         defer { withExtendedLifetime(ctx) {} }
-        #expect(a.convertTime(3, from: nil) == (3 - 2) * 4 + 1)
-        #expect(a.convertTime(5, to: nil) == (5 - 1) / 4 + 2)
+        // a's time is (t − 2)·4 + 1; b's is t·0.5 (the constants typed: as literals they took
+        // more than a second to type-check).
+        let aFrom3: Double = (3 - 2) * 4 + 1, parentOf5: Double = (5 - 1) / 4 + 2
+        #expect(a.convertTime(3, from: nil) == aFrom3)
+        #expect(a.convertTime(5, to: nil) == parentOf5)
         let tb = b.convertTime(5, from: a)
-        #expect(tb == ((5 - 1) / 4 + 2) * 0.5)
+        #expect(tb == parentOf5 * 0.5)
         #expect(a.convertTime(tb, from: b) == 5)
         #expect(a.convertTime(7, to: a) == 7)
     }

@@ -226,8 +226,10 @@ final class KeyframeBatch: TrackBatch {
                 for j in 0..<segments {
                     let a = pairs ? 2 * j : j, b = pairs ? 2 * j + 1 : j + 1
                     record += [k.keyTimes[j], k.keyTimes[j + 1]]
-                    record += k.values[(a * w)..<(a * w + w)] + k.values[(b * w)..<(b * w + w)]
-                    record += k.tangents[(j * 2 * w)..<(j * 2 * w + 2 * w)]
+                    // Appended one slice at a time: `slice + slice` took seconds to type-check.
+                    record.append(contentsOf: k.values[(a * w)..<(a * w + w)])
+                    record.append(contentsOf: k.values[(b * w)..<(b * w + w)])
+                    record.append(contentsOf: k.tangents[(j * 2 * w)..<(j * 2 * w + 2 * w)])
                     if curves {
                         let c = j * Self.curveStride
                         record += c + Self.curveStride <= k.segmentCurves.count

@@ -135,7 +135,11 @@ extension SIMDMath {
         let middle = a .> 0.414_213_56   // tan(π/8)
         a.replace(with: (a - 1) / (a + 1), where: middle)
         let z = a * a
-        var r = ((((8.053_744_5e-2 * z - 1.387_768_6e-1) * z + 1.997_771_1e-1) * z - 3.333_294_9e-1) * z) * a + a
+        // Horner's steps one per line: as one expression the literals took half a second to type-check.
+        var r: SIMD16<Float> = 8.053_744_5e-2 * z - 1.387_768_6e-1
+        r = r * z + 1.997_771_1e-1
+        r = r * z - 3.333_294_9e-1
+        r = (r * z) * a + a
         r.replace(with: r + Float.pi / 4, where: middle)
         r.replace(with: Float.pi / 2 - r, where: big)   // atan(ay/ax) = π/2 − atan(ax/ay)
         r.replace(with: Float.pi - r, where: x .< 0)
