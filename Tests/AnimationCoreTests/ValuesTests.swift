@@ -27,6 +27,24 @@ struct ValuesTests {
         #expect(Float(2).interpolationDistance(to: 5) == 3)
     }
 
+    @Test("§16 Float values add and differ through Double with Float's own bits, at every exponent and at the range's ends")
+    func floatArithmeticThroughDoubleKeepsFloatBits() {
+        var rng = SeededGenerator(seed: 0xF10A7)
+        var checked = 0
+        for _ in 0..<20_000 {
+            // Any bit pattern but NaN: every exponent, subnormals, ±0, ±∞, sums that overflow.
+            let a = Float(bitPattern: UInt32(truncatingIfNeeded: rng.next())), b = Float(bitPattern: UInt32(truncatingIfNeeded: rng.next()))
+            let near = Float(sign: b.sign, exponentBitPattern: a.exponentBitPattern, significandBitPattern: b.significandBitPattern)
+            for (x, y) in [(a, b), (a, near), (a, -near)] where !x.isNaN && !y.isNaN {
+                let sum = x + y, change = x - y
+                if !sum.isNaN { #expect(x.adding(y).bitPattern == sum.bitPattern, "\(x) + \(y)") }
+                if !change.isNaN { #expect(x.difference(from: y).bitPattern == change.bitPattern, "\(x) − \(y)") }
+                checked += 1
+            }
+        }
+        #expect(checked > 50_000)
+    }
+
     @Test("§5.5 distances are Euclidean over the components")
     func distancesAreEuclidean() {
         #expect(Point(x: 0, y: 0).interpolationDistance(to: Point(x: 3, y: 4)) == 5)

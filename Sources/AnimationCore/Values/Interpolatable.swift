@@ -71,11 +71,12 @@ extension Float: Interpolatable {
     public func interpolated(to end: Float, fraction: Double) -> Float {
         Float(Double(self).interpolated(to: Double(end), fraction: fraction))
     }
-    /// ``Double/adding(_:)`` (opposite infinities give `delta`), rounded once: the same bits as
-    /// Float's own sum, since a Double holds two Floats' sum to within half a Float ulp.
+    /// ``Double/adding(_:)`` (opposite infinities give `delta`), rounded to Float: the same bits
+    /// as Float's own sum, since Double carries more than twice Float's precision (53 ≥ 2·24 + 2
+    /// bits), so rounding the sum twice rounds it as once.
     public func adding(_ delta: Float) -> Float { Float(Double(self).adding(Double(delta))) }
     public func subtracting(_ delta: Float) -> Float { self - delta }
-    /// ``Double/difference(from:)`` (0 between equal infinities), rounded once, as ``adding(_:)``.
+    /// ``Double/difference(from:)`` (0 between equal infinities), rounded to Float, as ``adding(_:)``.
     public func difference(from start: Float) -> Float { Float(Double(self).difference(from: Double(start))) }
     public func repeated(times count: Double) -> Float { count == 0 ? 0 : (self == 0 ? self : Float(Double(self) * count)) }
     public func interpolationDistance(to other: Float) -> Double { abs(Double(other) - Double(self)) }
