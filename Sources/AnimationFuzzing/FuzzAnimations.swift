@@ -293,6 +293,9 @@ func stagedInFloat(property: String, model: [String: AnimationValue], animations
 /// `animation` with the key times of its keyframe animations that switch at key times (its own,
 /// or its group's children's) moved one Float ulp down (`direction` −1) or up (+1): discrete
 /// ones, and those with a jump (two equal key times, where the later value wins, semantics §5.4).
+/// Key times stay within [0, 1]: a key at 0 moved below it (or at 1 above it) would make the
+/// whole list invalid, and the reference would use even key times instead (§5.3), moving no
+/// switch — for the even key times of a discrete animation, which start at 0, always.
 func shiftingSwitchKeyTimes(_ animation: any Animation, by direction: Int) -> any Animation {
     if var group = animation as? AnimationGroup {
         group.animations = group.animations.map { shiftingSwitchKeyTimes($0, by: direction) }
@@ -304,7 +307,7 @@ func shiftingSwitchKeyTimes(_ animation: any Animation, by direction: Int) -> an
     guard keyframes.calculationMode == .discrete || jumps else { return animation }
     keyframes.keyTimes = keyframes.effectiveKeyTimes.map { t in
         let single = Float(t)
-        return Double(direction < 0 ? single.nextDown : single.nextUp)
+        return min(1, max(0, Double(direction < 0 ? single.nextDown : single.nextUp)))
     }
     return keyframes
 }
