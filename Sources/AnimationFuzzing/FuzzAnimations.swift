@@ -241,7 +241,8 @@ public func fuzzKeyframes(_ bytes: [UInt8]) throws {
             // The same where a stage beneath passed that range (a cumulative transform held at
             // 1e150 under a spring that starts from it): the batch held that stage at ±3.4e38, so
             // what was built on it is not the reference's either — but never NaN.
-            if largestStage(property: property, model: model, animations: accepted, at: t) > Double(Float.greatestFiniteMagnitude) / 16 {
+            if stageValues(property: property, model: model, animations: accepted, at: t).contains(where: {
+                PrecisionTable.magnitude($0) > Double(Float.greatestFiniteMagnitude) / 16 }) {
                 try check(!batch.components.contains(where: \.isNaN),
                           "\(property) at t = \(t): batch \(batch) is NaN where the reference gives \(expected); "
                           + "model \(model), animations \(accepted)")
@@ -282,26 +283,10 @@ public func fuzzKeyframes(_ bytes: [UInt8]) throws {
     }
 }
 
-/// The largest magnitude of the value of `property` after each stage (the model, then each
-/// animation that applies at `t`, as `ReferenceEvaluator.presentationValues` composes them).
-func largestStage(property: String, model: [String: AnimationValue], animations: [any Animation], at t: Double) -> Double {
-    guard var accumulated = model[property] else { return 0 }
-    var largest = PrecisionTable.magnitude(accumulated)
-    ReferenceEvaluator.forEachShowingLeaf(of: animations, at: t) { leaf, state, leafProperty in
-        guard leafProperty == property else { return }
-        accumulated = ReferenceEvaluator.apply(leaf, state: state, to: accumulated)
-        largest = max(largest, PrecisionTable.magnitude(accumulated))
-    }
-    return largest
-}
-
-/// A first-order bound of what single precision can move the reference's value of `property` (as
-/// `ReferenceEvaluator.presentationValues` composes it, semantics §8.4) at `t`: for each stage —
-/// the model, and the value after each animation that applies — and each of its components, the
-/// change of the final value when that component moves by one Float ulp, summed. The batch holds
-/// every stage in Float; 0 for a property `model` lacks.
-func floatSensitivity(property: String, model: [String: AnimationValue], animations: [any Animation], at t: Double) -> Double {
-    guard let start = model[property] else { return 0 }
+/// The stages of the value of `property` at `t`, as `ReferenceEvaluator.presentationValues`
+/// composes it (semantics §8.4): one function per animation that applies (its value over the
+/// value beneath, and a rotation mode's turn of a transform, §5.7), in order.
+func stages(property: String, animations: [any Animation], at t: Double) -> [(AnimationValue) -> AnimationValue] {
     var stages: [(AnimationValue) -> AnimationValue] = []
     ReferenceEvaluator.forEachShowingLeaf(of: animations, at: t) { leaf, state, leafProperty in
         let touches = leafProperty == property
@@ -317,9 +302,26 @@ func floatSensitivity(property: String, model: [String: AnimationValue], animati
             return value
         }
     }
-    var entering = [start]   // the value entering each stage, then the result
-    for stage in stages { entering.append(stage(entering[entering.count - 1])) }
-    let result = entering[entering.count - 1]
+    return stages
+}
+
+/// The value of `property` entering each of its ``stages(property:animations:at:)`` (the model
+/// first), then the result; empty for a property `model` lacks.
+func stageValues(property: String, model: [String: AnimationValue], animations: [any Animation], at t: Double) -> [AnimationValue] {
+    guard let start = model[property] else { return [] }
+    var values = [start]
+    for stage in stages(property: property, animations: animations, at: t) { values.append(stage(values[values.count - 1])) }
+    return values
+}
+
+/// A first-order bound of what single precision can move the reference's value of `property` at
+/// `t`: for each of its stage values (``stageValues(property:model:animations:at:)``) and each of
+/// its components, the change of the result when that component moves by one Float ulp, summed.
+/// The batch holds every stage in Float; 0 for a property `model` lacks.
+func floatSensitivity(property: String, model: [String: AnimationValue], animations: [any Animation], at t: Double) -> Double {
+    let stages = stages(property: property, animations: animations, at: t)
+    let entering = stageValues(property: property, model: model, animations: animations, at: t)
+    guard let result = entering.last else { return 0 }
     var bound = 0.0
     for (k, value) in entering.enumerated() {
         let components = value.components
