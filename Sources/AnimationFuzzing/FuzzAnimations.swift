@@ -241,7 +241,7 @@ public func fuzzKeyframes(_ bytes: [UInt8]) throws {
             // The same where a stage beneath passed that range (a cumulative transform held at
             // 1e150 under a spring that starts from it): the batch held that stage at ±3.4e38, so
             // what was built on it is not the reference's either — but never NaN.
-            if stageValues(property: property, model: model, animations: accepted, at: t).contains(where: {
+            if stageValues(model: model[property], stages: stages(property: property, animations: accepted, at: t)).contains(where: {
                 PrecisionTable.magnitude($0) > Double(Float.greatestFiniteMagnitude) / 16 }) {
                 try check(!batch.components.contains(where: \.isNaN),
                           "\(property) at t = \(t): batch \(batch) is NaN where the reference gives \(expected); "
@@ -271,9 +271,9 @@ public func fuzzKeyframes(_ bytes: [UInt8]) throws {
             // a nearly singular accumulated transform; one that interpolates by decomposition a
             // cumulative transform near 1e15 — amplifies the single-precision rounding of the
             // values (docs/architecture.md: values in Float) far past the table's bound.
-            // Measured, not assumed: a first-order bound of what one Float ulp in every component
-            // of every stage moves the reference (``floatSensitivity(property:model:animations:at:)``);
-            // the batch may differ by twice that.
+            // Measured, not assumed: what Float's rounding of every stage value moves the
+            // reference, to first order and all components at once
+            // (``floatSensitivity(property:model:animations:at:)``); the batch may differ by twice that.
             let conditioned = !nearJump && !earlySwitch
                 && PrecisionTable.maxDifference(batch, expected)
                     <= tolerance + 2 * floatSensitivity(property: property, model: model, animations: accepted, at: t)
@@ -305,36 +305,53 @@ func stages(property: String, animations: [any Animation], at t: Double) -> [(An
     return stages
 }
 
-/// The value of `property` entering each of its ``stages(property:animations:at:)`` (the model
-/// first), then the result; empty for a property `model` lacks.
-func stageValues(property: String, model: [String: AnimationValue], animations: [any Animation], at t: Double) -> [AnimationValue] {
-    guard let start = model[property] else { return [] }
-    var values = [start]
-    for stage in stages(property: property, animations: animations, at: t) { values.append(stage(values[values.count - 1])) }
+/// The value entering each of `stages` (``stages(property:animations:at:)``; `model` first), then
+/// the result; empty for a property without a model value.
+func stageValues(model: AnimationValue?, stages: [(AnimationValue) -> AnimationValue]) -> [AnimationValue] {
+    guard let model else { return [] }
+    var values = [model]
+    for stage in stages { values.append(stage(values[values.count - 1])) }
     return values
 }
 
-/// A first-order bound of what single precision can move the reference's value of `property` at
-/// `t`: for each of its stage values (``stageValues(property:model:animations:at:)``) and each of
-/// its components, the change of the result when that component moves by one Float ulp, summed.
-/// The batch holds every stage in Float; 0 for a property `model` lacks.
+/// What single precision can move the reference's value of `property` at `t`, measured on the
+/// reference itself; the batch holds every stage value (``stageValues(model:stages:)``)
+/// in Float. The larger of two measures, each a function of the stage values alone:
+/// - a first-order bound: for each stage value and each of its components, the change of the
+///   result when that component moves by one Float ulp, summed — what a stack that is steep but
+///   smooth in its values beneath (a cumulative transform near 1e15) does to the rounding;
+/// - the spread: the largest change of the result when every component of one stage value moves
+///   at once by half a Float ulp (its rounding) in 64 sign patterns — what a stack that switches
+///   between branches does (a decomposition, semantics §15.3, of a nearly singular value beneath:
+///   roundings that no single component's ulp reaches move it by everything).
+/// 0 for a property `model` lacks.
 func floatSensitivity(property: String, model: [String: AnimationValue], animations: [any Animation], at t: Double) -> Double {
     let stages = stages(property: property, animations: animations, at: t)
-    let entering = stageValues(property: property, model: model, animations: animations, at: t)
+    let entering = stageValues(model: model[property], stages: stages)
     guard let result = entering.last else { return 0 }
-    var bound = 0.0
+    func replayed(from k: Int, components: [Double]) -> AnimationValue {
+        stages[k...].reduce(AnimationValue(kind: entering[k].kind) { components[$0] }) { $1($0) }
+    }
+    var firstOrder = 0.0
+    var spread = 0.0
+    // A fixed generator: a failure must replay with the same measure.
+    var random = SplitMix64(seed: 0x5EED)
     for (k, value) in entering.enumerated() {
         let components = value.components
-        for c in components.indices {
-            let ulp = Double(Float(components[c]).ulp)
-            guard ulp.isFinite else { continue }
+        let ulps = components.map { Double(Float($0).ulp) }
+        for c in components.indices where ulps[c].isFinite {
             var moved = components
-            moved[c] += ulp
-            let perturbed = stages[k...].reduce(AnimationValue(kind: value.kind) { moved[$0] }) { $1($0) }
-            bound += PrecisionTable.maxDifference(perturbed, result)
+            moved[c] += ulps[c]
+            firstOrder += PrecisionTable.maxDifference(replayed(from: k, components: moved), result)
+        }
+        for _ in 0..<64 {
+            let moved = components.indices.map { c in
+                ulps[c].isFinite ? components[c] + (random.next() & 1 == 0 ? 0.5 : -0.5) * ulps[c] : components[c]
+            }
+            spread = max(spread, PrecisionTable.maxDifference(replayed(from: k, components: moved), result))
         }
     }
-    return bound
+    return max(firstOrder, spread)
 }
 
 /// `animation` with the key times of its keyframe animations that switch at key times (its own,
