@@ -318,7 +318,7 @@ final class KeyframePlan: Sendable {
                 for i in 0..<max(0, n - 1) {
                     let (a, b, d, s) = (values[i].components, values[i + 1].components, outgoing[i], incoming[i + 1])
                     let scale = zip(a, b).reduce(0) { $0 + abs($1.0 - $1.1) } + d.reduce(0) { $0 + abs($1) } + s.reduce(0) { $0 + abs($1) }
-                    let table = ArcLength.table(scale: scale) { q in Self.hermiteSpeed(a, b, d, s, q) }
+                    let table = ArcLength.table(scale: scale, minima: Self.hermiteSpeedMinima(a, b, d, s)) { q in Self.hermiteSpeed(a, b, d, s, q) }
                     splineTables.append(table)
                     total += table.last?.s ?? 0
                     splineStarts.append(total)
@@ -436,6 +436,22 @@ final class KeyframePlan: Sendable {
     }
 
     /// |dH/dq| in component space.
+    /// Where ``hermiteSpeed(_:_:_:_:_:)`` bends sharply (``SpeedMinima``): each component's
+    /// derivative is A·q² + B·q + C with A = 6(a − b) + 3(d + s), B = 6(b − a) − 4d − 2s, C = d.
+    static func hermiteSpeedMinima(_ a: [Double], _ b: [Double], _ d: [Double], _ s: [Double]) -> SpeedMinima {
+        var aa = 0.0, ab = 0.0, ac = 0.0, bb = 0.0, bc = 0.0, cc = 0.0
+        for k in a.indices {
+            let qa = 6 * (a[k] - b[k]) + 3 * (d[k] + s[k]), qb = 6 * (b[k] - a[k]) - 4 * d[k] - 2 * s[k], qc = d[k]
+            aa += qa * qa
+            ab += qa * qb
+            ac += qa * qc
+            bb += qb * qb
+            bc += qb * qc
+            cc += qc * qc
+        }
+        return SpeedMinima(aa: aa, ab: ab, ac: ac, bb: bb, bc: bc, cc: cc)
+    }
+
     static func hermiteSpeed(_ a: [Double], _ b: [Double], _ d: [Double], _ s: [Double], _ q: Double) -> Double {
         let q2 = q * q
         let h00 = 6 * q2 - 6 * q, h10 = 3 * q2 - 4 * q + 1, h01 = -6 * q2 + 6 * q, h11 = 3 * q2 - 2 * q
