@@ -400,6 +400,9 @@ struct SmokeTests {
                 #expect(!batch.components.contains(where: \.isNaN) && !reference.components.contains(where: \.isNaN), "\(what)")
                 let rate = try #require(evaluator.velocity(layer: LayerID(1), property: key))
                 #expect(rate.components.allSatisfy { !$0.isNaN }, "\(key) at \(t): velocity \(rate)")
+                // The reference's own rates too: a rate is NaN only where its value is.
+                let referenceRate = try #require(ReferenceEvaluator.presentationValuesWithRates(model: [key: model], animations: animations, at: t)[key]).rate
+                #expect(referenceRate.components.allSatisfy { !$0.isNaN }, "\(key) at \(t): reference velocity \(referenceRate)")
                 if key == "backgroundColor" {
                     // Both engines saturate alike: the second animation's change wins, −∞ where
                     // the colour rises towards its "to", +∞ where it falls.

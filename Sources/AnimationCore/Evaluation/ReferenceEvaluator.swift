@@ -191,7 +191,9 @@ public enum ReferenceEvaluator {
     /// move; each leaf applies as ``presentationValues(model:animations:at:)`` applies it, with
     /// ``applyWithRate(_:state:to:)``, and a path's rotation turns `transform` at
     /// `R_z′(θ)·θ′·T + R_z(θ)·T′`. Multiply by d(parentTime)/dt to measure in another time
-    /// (a layer's speed).
+    /// (a layer's speed). A rate component is NaN only where its value's is: one that intermediate
+    /// rates overflowing opposite ways made NaN (∞ − ∞, 0 · ∞: values near ±1e38 moving within
+    /// 1e-300 s) reads 0 — no direction survives that (docs/bad-input.md).
     public static func presentationValuesWithRates(model: [String: AnimationValue], animations: [any Animation],
                                                    at parentTime: Double) -> [String: ValueAndRate] {
         var result = model.mapValues { ValueAndRate(value: $0, rate: .zeroRate(of: $0.kind)) }
@@ -209,6 +211,13 @@ public enum ReferenceEvaluator {
                     value: .transform(rotation.concatenating(transform)),
                     rate: .transform(rotationRate.concatenating(transform).elementwiseAdding(rotation.concatenating(transformRate))))
             }
+        }
+        for (property, moving) in result where moving.rate.components.contains(where: \.isNaN) {
+            let (values, rates) = (moving.value.components, moving.rate.components)
+            let rate = AnimationValue(kind: moving.rate.kind) { c in
+                rates[c].isNaN && !(c < values.count && values[c].isNaN) ? 0 : rates[c]
+            }
+            result[property] = ValueAndRate(value: moving.value, rate: rate)
         }
         return result
     }

@@ -27,10 +27,14 @@ extension AnimationValue {
         return AnimationValue(kind: kind) { a[$0] + b[$0] }
     }
 
-    /// Every component times `k`.
+    /// Every component times `k`; 0 where that product is 0 · ∞ (a component that does not move
+    /// under clocks whose speeds multiply past Double's range), never NaN from numbers.
     public func rateScaled(by k: Double) -> AnimationValue {
         let a = components
-        return AnimationValue(kind: kind) { a[$0] * k }
+        return AnimationValue(kind: kind) { c in
+            let v = a[c] * k
+            return v.isNaN && !a[c].isNaN && !k.isNaN ? 0 : v
+        }
     }
 
     /// A transform or affine transform as a 4×4 matrix (an affine one embedded as
