@@ -85,8 +85,8 @@ struct LottieWork {
         var depth: Int
     }
 
-    /// Deep enough for the walk: up to three pieces between the speed's minima, then at most 30
-    /// halvings, each leaving one interval per level.
+    /// Deep enough for the walk: up to three pieces between the speed's sharp minima, then at most
+    /// 30 halvings, each leaving one interval per level.
     static let intervalCapacity = 64
 
     mutating func reserve(for p: LottieProgram) {
@@ -578,11 +578,11 @@ struct LottieWork {
 
     /// Walks cubic segment `i`'s arc-length breakpoints `(t, s)` in increasing t (after (0, 0)),
     /// until `visit` returns false: those of `ArcLength.table` in AnimationCore (the reference),
-    /// operation for operation — [0, 1] cut at the speed's minima (`SpeedMinima`), then 16-node
-    /// Gauss–Legendre on each interval, halved until the halves agree with the whole within 10⁻¹³
-    /// of the control polygon, at most 30 halvings deep and 8,192 breakpoints — so that lengths
-    /// and cut points equal the reference's bit for bit. The
-    /// table itself is not stored: a path that moves is walked again where a trim cuts it.
+    /// operation for operation — [0, 1] cut where the speed bends sharply (`SpeedMinima`), then
+    /// 16-node Gauss–Legendre on each interval, halved until the halves agree with the whole within
+    /// 10⁻¹³ of the control polygon, at most 30 halvings deep and 8,192 breakpoints — so that
+    /// lengths and cut points equal the reference's bit for bit. The table itself is not stored: a
+    /// path that moves is walked again where a trim cuts it.
     @inline(__always)
     func walkBreakpoints(of i: Int, _ visit: (Double, Double) -> Bool) {
         let curve = cubic(i)
@@ -591,7 +591,7 @@ struct LottieWork {
         let plain = curve.scale < ArcLength.plainSpeedScale
         func speed(_ t: Double) -> Double { plain ? curve(t) : curve.tableSpeed(t) }
         var count = 1, base = 0.0
-        // The reference's pieces between the speed's minima, pushed right to left.
+        // The reference's pieces between the speed's sharp minima, pushed right to left.
         var top = 0
         curve.speedMinima.forEachPiece(rightToLeft: true) { a, b in
             intervals[top] = Interval(a: a, b: b, whole: GaussLegendre.integrate(a, b, speed), depth: 0)

@@ -435,7 +435,6 @@ final class KeyframePlan: Sendable {
         }
     }
 
-    /// |dH/dq| in component space.
     /// Where ``hermiteSpeed(_:_:_:_:_:)`` bends sharply (``SpeedMinima``): each component's
     /// derivative is A·q² + B·q + C with A = 6(a − b) + 3(d + s), B = 6(b − a) − 4d − 2s, C = d.
     static func hermiteSpeedMinima(_ a: [Double], _ b: [Double], _ d: [Double], _ s: [Double]) -> SpeedMinima {
@@ -452,6 +451,7 @@ final class KeyframePlan: Sendable {
         return SpeedMinima(aa: aa, ab: ab, ac: ac, bb: bb, bc: bc, cc: cc)
     }
 
+    /// |dH/dq| in component space.
     static func hermiteSpeed(_ a: [Double], _ b: [Double], _ d: [Double], _ s: [Double], _ q: Double) -> Double {
         let q2 = q * q
         let h00 = 6 * q2 - 6 * q, h10 = 3 * q2 - 4 * q + 1, h01 = -6 * q2 + 6 * q, h11 = 3 * q2 - 2 * q
