@@ -124,7 +124,9 @@ struct PathSegment: Sendable, Hashable {
 /// curve first cut where its speed bends sharply, as at a cusp (``SpeedMinima``); intervals halved
 /// until two levels agree within 1e-13 of the curve's control-polygon length; bounded). Measured
 /// error of lengths ≤ 1e-12 of the control polygon against closed forms (circles, lines, curves
-/// that turn back on themselves) — far inside the 1e-6 asked by semantics §14.6. Moves between subpaths add no length; close elements add
+/// that turn back on themselves), ≤ 1e-11 at a near-cusp (the cut leaves the minimum's
+/// √(ε² + c²τ²) at a piece's end, part of which the refinement's test cannot see) — far inside
+/// the 1e-6 asked by semantics §14.6. Moves between subpaths add no length; close elements add
 /// the line back to the subpath start; zero-length segments add 0 (§13).
 public struct PathMeasure: Sendable {
     let segments: [PathSegment]
