@@ -285,8 +285,10 @@ public func fuzzKeyframes(_ bytes: [UInt8]) throws {
 
 /// The stages of the value of `property` at `t`, as `ReferenceEvaluator.presentationValues`
 /// composes it (semantics §8.4): one function per animation that applies (its value over the
-/// value beneath, and a rotation mode's turn of a transform, §5.7), in order.
-func stages(property: String, animations: [any Animation], at t: Double) -> [(AnimationValue) -> AnimationValue] {
+/// value beneath, and a rotation mode's turn of a transform, §5.7), in order. With `adjust`, each
+/// animation's own value goes through it before it composes (``applying(_:state:to:ownValue:)``).
+func stages(property: String, animations: [any Animation], at t: Double,
+            ownValue adjust: ((AnimationValue) -> AnimationValue)? = nil) -> [(AnimationValue) -> AnimationValue] {
     var stages: [(AnimationValue) -> AnimationValue] = []
     ReferenceEvaluator.forEachShowingLeaf(of: animations, at: t) { leaf, state, leafProperty in
         let touches = leafProperty == property
@@ -294,7 +296,9 @@ func stages(property: String, animations: [any Animation], at t: Double) -> [(An
         guard touches || turns else { return }
         stages.append { value in
             var value = value
-            if touches { value = ReferenceEvaluator.apply(leaf, state: state, to: value) }
+            if touches {
+                value = adjust.map { applying(leaf, state: state, to: value, ownValue: $0) } ?? ReferenceEvaluator.apply(leaf, state: state, to: value)
+            }
             if turns, let keyframe = leaf.animation as? KeyframeAnimation, let angle = keyframe.rotationAngle(in: state),
                case .transform(let transform) = value {
                 value = .transform(Transform3D.rotation(angle: angle, x: 0, y: 0, z: 1).concatenating(transform))
@@ -303,6 +307,25 @@ func stages(property: String, animations: [any Animation], at t: Double) -> [(An
         }
     }
     return stages
+}
+
+/// ``ReferenceEvaluator/apply(_:state:to:)`` with the animation's own value — what it shows
+/// before it composes over the value beneath (§4.3) — passed through `adjust` first: the batch
+/// stores a track's own value in Float and composes it in Double (`ReferenceBatch`, the general
+/// composition), so rounding it there is what that storage does.
+func applying(_ leaf: AnimationLeaf, state: TimingState, to accumulated: AnimationValue,
+              ownValue adjust: (AnimationValue) -> AnimationValue) -> AnimationValue {
+    let animation = leaf.animation
+    var field: ValueField?
+    if let fieldPath = AnimationKeyPath.split(animation.keyPath).field {
+        guard let f = try? ValueField(path: fieldPath, of: accumulated.kind) else { return accumulated }
+        field = f
+    }
+    let base = field?.get(from: accumulated) ?? accumulated
+    guard let v = animation.value(in: state, base: base) else { return accumulated }
+    let shown = adjust(v)
+    let composed = animation.isAdditive ? base.adding(shown) : shown
+    return field?.set(composed, in: accumulated) ?? composed
 }
 
 /// The value entering each of `stages` (``stages(property:animations:at:)``; `model` first), then
@@ -323,7 +346,12 @@ func stageValues(model: AnimationValue?, stages: [(AnimationValue) -> AnimationV
 /// - the spread: the largest change of the result when every component of one stage value moves
 ///   at once by half a Float ulp (its rounding) in 64 sign patterns — what a stack that switches
 ///   between branches does (a decomposition, semantics §15.3, of a nearly singular value beneath:
-///   roundings that no single component's ulp reaches move it by everything).
+///   roundings that no single component's ulp reaches move it by everything);
+/// - the own values' rounding: the reference with every animation's own value, before it composes
+///   over the value beneath, rounded to Float — where the batch keeps it — once to the nearest
+///   and in 16 sign patterns of half an ulp. A rounding of a transform's own value moves the
+///   stack by far more than the composed value's ulps where composing cancels (a by-only
+///   cumulative transform over a near-singular stack: Δ = to · from⁻¹ repeated).
 /// 0 for a property `model` lacks.
 func floatSensitivity(property: String, model: [String: AnimationValue], animations: [any Animation], at t: Double) -> Double {
     let stages = stages(property: property, animations: animations, at: t)
@@ -351,7 +379,21 @@ func floatSensitivity(property: String, model: [String: AnimationValue], animati
             spread = max(spread, PrecisionTable.maxDifference(replayed(from: k, components: moved), result))
         }
     }
-    return max(firstOrder, spread)
+    var ownValues = PrecisionTable.maxDifference(
+        stageValues(model: model[property], stages: AnimationFuzzing.stages(property: property, animations: animations, at: t) { v in
+            AnimationValue(kind: v.kind) { Double(Float(v.components[$0])) }
+        }).last ?? result, result)
+    for _ in 0..<16 {
+        let signs = (0..<16).map { _ in random.next() & 1 == 0 ? 0.5 : -0.5 }
+        let moved = stageValues(model: model[property], stages: AnimationFuzzing.stages(property: property, animations: animations, at: t) { v in
+            AnimationValue(kind: v.kind) { c in
+                let ulp = Double(Float(v.components[c]).ulp)
+                return ulp.isFinite ? v.components[c] + signs[c % signs.count] * ulp : v.components[c]
+            }
+        }).last ?? result
+        ownValues = max(ownValues, PrecisionTable.maxDifference(moved, result))
+    }
+    return max(firstOrder, spread, ownValues)
 }
 
 /// `animation` with the key times of its keyframe animations that switch at key times (its own,
