@@ -121,7 +121,7 @@ struct PathSegment: Sendable, Hashable {
 /// direction at any length, and the map back to a segment and parameter.
 ///
 /// Lines are measured exactly; curves by adaptive Gauss–Legendre quadrature (16 nodes; each
-/// curve first cut where its speed bends sharply, as at a cusp (``SpeedMinima``); intervals halved
+/// curve first cut where its speed bends sharply, as at a cusp (`SpeedMinima`); intervals halved
 /// until two levels agree within 1e-13 of the curve's control-polygon length; bounded). Measured
 /// error of lengths ≤ 1e-12 of the control polygon against closed forms (circles, lines, curves
 /// that turn back on themselves), ≤ 1e-11 at a near-cusp (the cut leaves the minimum's
