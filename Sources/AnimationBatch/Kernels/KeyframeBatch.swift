@@ -553,10 +553,17 @@ final class KeyframeBatch: TrackBatch {
     /// own curve at fraction `q` — the Hermite segment's derivative, which is the Bézier's — as
     /// `atan2` in SIMD, plus autoReverse's half turn. The reference decides where the derivative
     /// is under a hundredth of the segment's scale (a cusp, a line's or a curve's end where
-    /// `H′ = 0`, a held value: its fall-backs pick the neighbouring direction) and for discrete
-    /// tracks (the tangent at the held key). Out of the reference's way the angle is within about
-    /// 1e-5 rad of it: the derivative's Float rounding over its length. (Every lane used to take
-    /// the reference: a call into the animation's plan per rotating track and frame.)
+    /// `H′ = 0`, a held value: its fall-backs pick the neighbouring direction), where it is under
+    /// 2⁻⁸ of the sum of the endpoints' coordinates' magnitudes plus 1e-11, and for discrete
+    /// tracks (the tangent at the held key). The second floor is Float's resolution: the
+    /// derivative's chord term comes from endpoints rounded to Float and products of them, off by
+    /// up to ~10 half-ulps of the largest coordinate per component, so a segment a few ulps long
+    /// (a 7e-15 line at (66, −38), which the reference, in Double, finds to have no direction:
+    /// under its 1e-12) read a direction made of rounding; past the floor that error is under
+    /// 3e-4 rad, and 1e-11 keeps 10× clear of the reference's own floor. Out of the reference's
+    /// way the angle is within about 1e-5 rad of it on segments as long as their coordinates.
+    /// (Every lane used to take the reference: a call into the animation's plan per rotating track
+    /// and frame.)
     @inline(never)
     private func storeAngles(block i: Int, timing: TimingBlock, fraction q: SIMD16<Float>, _ columns: RefreshColumns) {
         let turn = load16(self.turn.base, i)
@@ -571,7 +578,8 @@ final class KeyframeBatch: TrackBatch {
         let dy = g00 * y0 + g10 * dy0 + g01 * y1 + g11 * sy
         let chord = SIMDMath.magnitude(x1 - x0) + SIMDMath.magnitude(y1 - y0)
         let tangents = SIMDMath.magnitude(dx0) + SIMDMath.magnitude(dy0) + SIMDMath.magnitude(sx) + SIMDMath.magnitude(sy)
-        let small: SIMD16<Float> = 1e-2 * (chord + tangents)
+        let coordinates = SIMDMath.magnitude(x0) + SIMDMath.magnitude(y0) + SIMDMath.magnitude(x1) + SIMDMath.magnitude(y1)
+        let small = pointwiseMax(1e-2 * (chord + tangents), 0x1p-8 * coordinates + 1e-11)
         let length2: SIMD16<Float> = dx * dx + dy * dy
         // NaN fails the comparison: such lanes go to the reference too.
         let clear = length2 .> small * small
