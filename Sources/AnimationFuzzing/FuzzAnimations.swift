@@ -286,7 +286,7 @@ public func fuzzKeyframes(_ bytes: [UInt8]) throws {
 /// The stages of the value of `property` at `t`, as `ReferenceEvaluator.presentationValues`
 /// composes it (semantics §8.4): one function per animation that applies (its value over the
 /// value beneath, and a rotation mode's turn of a transform, §5.7), in order. With `adjust`, each
-/// animation's own value goes through it before it composes (``applying(_:state:to:ownValue:)``).
+/// animation's own value goes through it before it composes (`ReferenceEvaluator.apply(_:state:to:ownValue:)`).
 func stages(property: String, animations: [any Animation], at t: Double,
             ownValue adjust: ((AnimationValue) -> AnimationValue)? = nil) -> [(AnimationValue) -> AnimationValue] {
     var stages: [(AnimationValue) -> AnimationValue] = []
@@ -297,7 +297,7 @@ func stages(property: String, animations: [any Animation], at t: Double,
         stages.append { value in
             var value = value
             if touches {
-                value = adjust.map { applying(leaf, state: state, to: value, ownValue: $0) } ?? ReferenceEvaluator.apply(leaf, state: state, to: value)
+                value = adjust.map { ReferenceEvaluator.apply(leaf, state: state, to: value, ownValue: $0) } ?? ReferenceEvaluator.apply(leaf, state: state, to: value)
             }
             if turns, let keyframe = leaf.animation as? KeyframeAnimation, let angle = keyframe.rotationAngle(in: state),
                case .transform(let transform) = value {
@@ -307,25 +307,6 @@ func stages(property: String, animations: [any Animation], at t: Double,
         }
     }
     return stages
-}
-
-/// ``ReferenceEvaluator/apply(_:state:to:)`` with the animation's own value — what it shows
-/// before it composes over the value beneath (§4.3) — passed through `adjust` first: the batch
-/// stores a track's own value in Float and composes it in Double (`ReferenceBatch`, the general
-/// composition), so rounding it there is what that storage does.
-func applying(_ leaf: AnimationLeaf, state: TimingState, to accumulated: AnimationValue,
-              ownValue adjust: (AnimationValue) -> AnimationValue) -> AnimationValue {
-    let animation = leaf.animation
-    var field: ValueField?
-    if let fieldPath = AnimationKeyPath.split(animation.keyPath).field {
-        guard let f = try? ValueField(path: fieldPath, of: accumulated.kind) else { return accumulated }
-        field = f
-    }
-    let base = field?.get(from: accumulated) ?? accumulated
-    guard let v = animation.value(in: state, base: base) else { return accumulated }
-    let shown = adjust(v)
-    let composed = animation.isAdditive ? base.adding(shown) : shown
-    return field?.set(composed, in: accumulated) ?? composed
 }
 
 /// The value entering each of `stages` (``stages(property:animations:at:)``; `model` first), then

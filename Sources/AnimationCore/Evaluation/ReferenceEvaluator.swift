@@ -113,6 +113,14 @@ public enum ReferenceEvaluator {
     /// replaces, and writes the field back. Returns `accumulated` unchanged when the leaf shows
     /// nothing or does not fit the property's kind.
     public static func apply(_ leaf: AnimationLeaf, state: TimingState, to accumulated: AnimationValue) -> AnimationValue {
+        apply(leaf, state: state, to: accumulated, ownValue: { $0 })
+    }
+
+    /// ``apply(_:state:to:)`` with the animation's own value passed through `adjust` before it
+    /// composes: the keyframes fuzz target's measure of single precision rounds it there, to
+    /// Float, where the batch stores it.
+    package static func apply(_ leaf: AnimationLeaf, state: TimingState, to accumulated: AnimationValue,
+                              ownValue adjust: (AnimationValue) -> AnimationValue) -> AnimationValue {
         let animation = leaf.animation
         let fieldPath = AnimationKeyPath.split(animation.keyPath).field
         var field: ValueField?
@@ -121,7 +129,8 @@ public enum ReferenceEvaluator {
             field = f
         }
         let base = field?.get(from: accumulated) ?? accumulated
-        guard let v = animation.value(in: state, base: base) else { return accumulated }
+        guard let value = animation.value(in: state, base: base) else { return accumulated }
+        let v = adjust(value)
         let composed = animation.isAdditive ? base.adding(v) : v  // §4.3: base ⊕ v
         return field?.set(composed, in: accumulated) ?? composed
     }
