@@ -360,18 +360,19 @@ func floatSensitivity(property: String, model: [String: AnimationValue], animati
             spread = max(spread, PrecisionTable.maxDifference(replayed(from: k, components: moved), result))
         }
     }
-    var ownValues = PrecisionTable.maxDifference(
-        stageValues(model: model[property], stages: AnimationFuzzing.stages(property: property, animations: animations, at: t) { v in
-            AnimationValue(kind: v.kind) { Double(Float(v.components[$0])) }
-        }).last ?? result, result)
+    // The stages are walked once; each rounding of the own values goes through `rounding`.
+    var rounding: (AnimationValue) -> AnimationValue = { v in AnimationValue(kind: v.kind) { Double(Float(v.components[$0])) } }
+    let ownStages = AnimationFuzzing.stages(property: property, animations: animations, at: t) { rounding($0) }
+    var ownValues = PrecisionTable.maxDifference(stageValues(model: model[property], stages: ownStages).last ?? result, result)
     for _ in 0..<16 {
         let signs = (0..<16).map { _ in random.next() & 1 == 0 ? 0.5 : -0.5 }
-        let moved = stageValues(model: model[property], stages: AnimationFuzzing.stages(property: property, animations: animations, at: t) { v in
+        rounding = { v in
             AnimationValue(kind: v.kind) { c in
                 let ulp = Double(Float(v.components[c]).ulp)
                 return ulp.isFinite ? v.components[c] + signs[c % signs.count] * ulp : v.components[c]
             }
-        }).last ?? result
+        }
+        let moved = stageValues(model: model[property], stages: ownStages).last ?? result
         ownValues = max(ownValues, PrecisionTable.maxDifference(moved, result))
     }
     return max(firstOrder, spread, ownValues)
