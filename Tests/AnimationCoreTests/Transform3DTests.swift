@@ -203,6 +203,36 @@ struct Transform3DTests {
         #expect(maxDifference(m, expected) < 1e-12)
     }
 
+    @Test("§15.4 a matrix that does not decompose, with w near the smallest Double, gives finite fields, and a field written into it a finite matrix")
+    func fieldsOfATinyWAreHeld() {
+        // The C-interface fuzzer's model: every element 5e-324 but a translation z of −1, so the
+        // 3×3 block is singular and the fields fall back to translation / w, which overflowed to
+        // −∞; a scale animation over it recomposed (1, 1, −∞, NaN) in the last row.
+        let d = Double.leastNonzeroMagnitude   // 5e-324
+        let model = Transform3D(m11: d, m12: d, m13: d, m14: d, m21: d, m22: d, m23: d, m24: d,
+                                m31: d, m32: d, m33: d, m34: d, m41: d, m42: d, m43: -1, m44: d)
+        #expect(model.decomposed() == nil)
+        let f = model.fields
+        #expect(f.translation == Vector3(x: 1, y: 1, z: -Transform3D.largestRepeatedElement))
+        #expect(f.scale == Vector3(x: 0, y: 0, z: 0))
+        // Rows past Double's range once divided by w (1 / 5e-324) are held too.
+        let steep = Transform3D(m11: 1, m12: 0, m13: 0, m14: 0, m21: 1, m22: 0, m23: 0, m24: 0,
+                                m31: 0, m32: 0, m33: 1, m34: 0, m41: 3, m42: 0, m43: 0, m44: d)
+        #expect(steep.decomposed() == nil)
+        #expect(steep.fields.scale.x == Transform3D.largestRepeatedElement)
+        #expect(steep.fields.translation.x == Transform3D.largestRepeatedElement)
+        for keyPath in ["transform.scale", "transform.translation.x", "transform.rotation.z"] {
+            var grow = BasicAnimation(keyPath: keyPath)
+            grow.byValue = -17.71
+            grow.duration = 1
+            for base in [model, steep] {
+                let v = ReferenceEvaluator.presentationValue(ofProperty: "transform", model: .transform(base), animations: [grow], at: 0.5)
+                let finite = v.components.allSatisfy { $0.isFinite }
+                #expect(finite, "\(keyPath) over \(base): \(v)")
+            }
+        }
+    }
+
     // MARK: ⊕ for transforms
 
     @Test("§4.3 transform addition concatenates, the added transform first")

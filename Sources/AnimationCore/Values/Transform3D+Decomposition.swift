@@ -327,13 +327,17 @@ extension Transform3D {
     /// §4.6/§15.4). Equal to ``decomposed()`` where that succeeds; for a matrix it cannot
     /// decompose, the translation (divided by m44 when that is non-zero), the row lengths as
     /// scale, no rotation, skew or perspective — so a zero-scale base still reports its
-    /// translation and scale 0.
+    /// translation and scale 0. Those parts are held within ±``largestRepeatedElement``, as a
+    /// field written into a transform is: a w near the smallest Double (5e-324) divides finite
+    /// elements past Double's range, and an infinite part would make the recomposed matrix NaN
+    /// (∞ · 0 in its last column) from finite input.
     public var fields: DecomposedTransform3D {
         if let d = decomposed() { return d }
         let w = m44 != 0 && m44.isFinite ? m44 : 1
-        func length(_ a: Double, _ b: Double, _ c: Double) -> Double { (a * a + b * b + c * c).squareRoot() / abs(w) }
+        let h = Self.heldElement
+        func length(_ a: Double, _ b: Double, _ c: Double) -> Double { h((a * a + b * b + c * c).squareRoot() / abs(w)) }
         return DecomposedTransform3D(
-            translation: Vector3(x: m41 / w, y: m42 / w, z: m43 / w),
+            translation: Vector3(x: h(m41 / w), y: h(m42 / w), z: h(m43 / w)),
             scale: Vector3(x: length(m11, m12, m13), y: length(m21, m22, m23), z: length(m31, m32, m33)))
     }
 }
