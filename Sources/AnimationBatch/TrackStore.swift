@@ -266,7 +266,8 @@ public final class TrackStore {
     ///
     /// - Throws: `AnimationError` naming `handle` when it is stale or names another kind of
     ///   animation (use ``replace(_:with:)``), or naming the value that does not fit the animation
-    ///   (`toValue`, `fromValue`), or `beginTime` when it is not finite.
+    ///   (`toValue`, `fromValue`: another kind, or a component beyond ±1e38, as for any added
+    ///   animation), or `beginTime` when it is not finite.
     @discardableResult
     public func retarget(_ handle: AnimationHandle, from: AnimationValue? = nil, to: AnimationValue,
                          beginTime: Double) throws -> AnimationHandle {
@@ -283,7 +284,8 @@ public final class TrackStore {
     /// calls one by one (perf-reports).
     ///
     /// - Throws: `AnimationError` naming `handles[k]` (stale, named twice, or not a basic or
-    ///   spring animation), `targets[k]` or `sources[k]` (a value of another kind) for the first
+    ///   spring animation), `targets[k]` or `sources[k]` (a value of another kind, or a component
+    ///   beyond ±1e38) for the first
     ///   entry that cannot be retargeted, `targets` or `sources` when its count differs from
     ///   `handles`', or `beginTime`. Every entry is checked before any is done: on an error nothing
     ///   changes.

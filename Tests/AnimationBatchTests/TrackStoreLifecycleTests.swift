@@ -362,6 +362,53 @@ struct TrackStoreLifecycleTests {
         #expect(field { try store.retarget(&stale, to: targets, beginTime: 2) } == "handles[0]")
     }
 
+    @Test("a retarget to a value beyond ±1e38 is refused as an added animation's is, on the columns' path and the replace's alike, before any entry is done")
+    func retargetBeyondRangeIsRefusedFirst() throws {
+        // The C-interface fuzzer's case: two entries, the second beyond range. The first was
+        // retargeted (its stop reported, its id moved on) before the second's replacement refused
+        // its value, and the error left the caller holding a stale id with no new one.
+        let fixture = try retargetFixture(layers: 4, seed: 5)
+        let store = fixture.store
+        let evaluator = FrameEvaluator(store: store)
+        evaluator.evaluate(at: 0.3)
+        func field(_ body: () throws -> Void) -> String? {
+            do { try body() } catch let error as AnimationError { return error.field } catch { return "\(error)" }
+            return nil
+        }
+        let targets: [AnimationValue] = fixture.handles.indices.map { $0 % 2 == 0 ? .scalar(0.25) : .point(Point(x: 1, y: 2)) }
+        for (k, huge) in [(7, AnimationValue.point(Point(x: 1, y: .greatestFiniteMagnitude))), (4, .scalar(-2e38)), (0, .scalar(1e39))] {
+            var handles = fixture.handles
+            var beyond = targets
+            beyond[k] = huge
+            #expect(field { try store.retarget(&handles, to: beyond, beginTime: 1) } == "targets[\(k)]")
+            #expect(field { try store.retarget(&handles, from: beyond, to: targets, beginTime: 1) } == "sources[\(k)]")
+            #expect(handles == fixture.handles, "no handle changed")
+            // One at a time: the columns (an exclusive basic track) and a replacement refuse alike.
+            #expect(field { try store.retarget(fixture.handles[k], to: huge, beginTime: 1) } == "toValue")
+            #expect(field { try store.retarget(fixture.handles[k], from: huge, to: targets[k], beginTime: 1) } == "fromValue")
+        }
+        // The packed form: the springs on `position`, the last point beyond range.
+        var springs = stride(from: 1, to: fixture.handles.count, by: 2).map { fixture.handles[$0] }
+        var numbers: [Double] = springs.indices.flatMap { [Double($0), 1.0] }
+        numbers[numbers.count - 1] = 3e38
+        let packedField = field {
+            try springs.withUnsafeMutableBufferPointer { h in
+                try numbers.withUnsafeBufferPointer { try store.retarget(h, kind: .point, toComponents: $0, beginTime: 1) }
+            }
+        }
+        #expect(packedField == "targets[\(springs.count - 1)]")
+        #expect(springs == stride(from: 1, to: fixture.handles.count, by: 2).map { fixture.handles[$0] })
+        #expect(fixture.handles.allSatisfy { store.animation($0) != nil }, "every animation is as it was")
+        evaluator.evaluate(at: 0.35)
+        #expect(evaluator.events.allSatisfy { $0.kind != .stopped }, "nothing was replaced")
+        // Within range is done, as before.
+        var handles = fixture.handles
+        var edge = targets
+        edge[1] = .point(Point(x: 1e38, y: -1e38))
+        try store.retarget(&handles, to: edge, beginTime: 1)
+        #expect(fixture.handles.allSatisfy { store.animation($0) == nil })
+    }
+
     @Test("retargets mixed with model sets, replaces, removals and animations added on the same slots agree with the reference")
     func retargetSequencesAgree() throws {
         var rng = SplitMix64(seed: 410)

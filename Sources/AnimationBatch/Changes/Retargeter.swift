@@ -54,6 +54,13 @@ final class Retargeter {
             }
         }
         guard beginTime.isFinite else { throw AnimationError(field: "beginTime", reason: "must be finite (got \(beginTime))") }
+        // Before the columns, which do not validate: refused alike on both paths.
+        if let v = to.componentBeyondRange {
+            throw AnimationError(field: "toValue", reason: "has \(v), beyond ±1e38 (the engine holds values in single precision)")
+        }
+        if let v = from?.componentBeyondRange {
+            throw AnimationError(field: "fromValue", reason: "has \(v), beyond ±1e38 (the engine holds values in single precision)")
+        }
         var retargeted = handle, target = to, source = from ?? to
         // One-element views of three locals, used only inside these closures (the bulk path's interface).
         let done = withUnsafeMutablePointer(to: &retargeted) { handlePointer in
@@ -165,6 +172,11 @@ final class Retargeter {
                     if let sources, sources.kind(k) != kind {
                         throw AnimationError(field: "sources[\(k)]", reason: "is a \(sources.kind(k)) but the animation animates a \(kind)")
                     }
+                    // Checked here, not only where a replacement validates its animation: an entry
+                    // done in the columns (which skip that) must be refused alike, and an entry
+                    // done before a later one failed would stay done.
+                    try targets.requireWithinRange(k, "targets[\(k)]")
+                    try sources?.requireWithinRange(k, "sources[\(k)]")
                 }
             }
         }
@@ -317,6 +329,19 @@ protocol RetargetValues {
     func value(_ k: Int) -> AnimationValue
     /// Calls `body` with each component of value `k` (in ``AnimationValue/components`` order).
     func forEachComponent(_ k: Int, _ body: (Int, Double) -> Void)
+}
+
+extension RetargetValues {
+    /// Throws, naming `field`, where a component of value `k` is beyond
+    /// ±`AnimationValue.largestMagnitude` — the rule every added animation's values meet
+    /// (`AnimationValue.componentBeyondRange`), with the same words.
+    func requireWithinRange(_ k: Int, _ field: String) throws {
+        var beyond: Double?
+        forEachComponent(k) { _, v in if beyond == nil, abs(v) > AnimationValue.largestMagnitude { beyond = v } }
+        if let v = beyond {
+            throw AnimationError(field: field, reason: "has \(v), beyond ±1e38 (the engine holds values in single precision)")
+        }
+    }
 }
 
 /// Values from a buffer of ``AnimationValue``s.
