@@ -42,9 +42,13 @@ extension AnimationError {
     /// Checks that no component of `value` is beyond ``AnimationValue/largestMagnitude``, naming
     /// `field` if one is.
     static func requireWithinRange(_ value: AnimationValue?, _ field: String) throws(AnimationError) {
-        if let v = value?.componentBeyondRange {
-            throw AnimationError(field: field, reason: "has \(v), beyond ±1e38 (the engine holds values in single precision)")
-        }
+        if let v = value?.componentBeyondRange { throw beyondRange(v, field: field) }
+    }
+
+    /// The error for component `v` beyond ±``AnimationValue/largestMagnitude``, naming `field`:
+    /// the words every check of that rule uses (adding, retargeting).
+    package static func beyondRange(_ v: Double, field: String) -> AnimationError {
+        AnimationError(field: field, reason: "has \(v), beyond ±1e38 (the engine holds values in single precision)")
     }
 
     /// Checks that `value` is not NaN, naming `field` if it is.

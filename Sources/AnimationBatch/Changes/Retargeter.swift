@@ -55,12 +55,8 @@ final class Retargeter {
         }
         guard beginTime.isFinite else { throw AnimationError(field: "beginTime", reason: "must be finite (got \(beginTime))") }
         // Before the columns, which do not validate: refused alike on both paths.
-        if let v = to.componentBeyondRange {
-            throw AnimationError(field: "toValue", reason: "has \(v), beyond ±1e38 (the engine holds values in single precision)")
-        }
-        if let v = from?.componentBeyondRange {
-            throw AnimationError(field: "fromValue", reason: "has \(v), beyond ±1e38 (the engine holds values in single precision)")
-        }
+        if let v = to.componentBeyondRange { throw AnimationError.beyondRange(v, field: "toValue") }
+        if let v = from?.componentBeyondRange { throw AnimationError.beyondRange(v, field: "fromValue") }
         var retargeted = handle, target = to, source = from ?? to
         // One-element views of three locals, used only inside these closures (the bulk path's interface).
         let done = withUnsafeMutablePointer(to: &retargeted) { handlePointer in
@@ -333,14 +329,12 @@ protocol RetargetValues {
 
 extension RetargetValues {
     /// Throws, naming `field`, where a component of value `k` is beyond
-    /// ±`AnimationValue.largestMagnitude` — the rule every added animation's values meet
-    /// (`AnimationValue.componentBeyondRange`), with the same words.
+    /// ±`AnimationValue.largestMagnitude` — the rule every added animation's values meet, with
+    /// the same words (`AnimationError.beyondRange`).
     func requireWithinRange(_ k: Int, _ field: String) throws {
         var beyond: Double?
         forEachComponent(k) { _, v in if beyond == nil, abs(v) > AnimationValue.largestMagnitude { beyond = v } }
-        if let v = beyond {
-            throw AnimationError(field: field, reason: "has \(v), beyond ±1e38 (the engine holds values in single precision)")
-        }
+        if let v = beyond { throw AnimationError.beyondRange(v, field: field) }
     }
 }
 
