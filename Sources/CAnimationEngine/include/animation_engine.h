@@ -165,8 +165,8 @@ ae_status ae_engine_add_spring(ae_engine *engine, uint64_t layer, const char *ke
  * animations[k] is overwritten with the new id. The values are of one kind, `components` doubles
  * each, packed (count × components). Every entry is checked first: on an error nothing changes
  * (AE_ERROR_UNKNOWN_ID for a stale id or one named twice, AE_ERROR_INVALID_ARGUMENT for an
- * animation that is not basic or spring or animates another kind, AE_ERROR_WRONG_SIZE when
- * `components` is not the kind's). */
+ * animation that is not basic or spring or animates another kind, or a value that is not finite
+ * or is beyond ±1e38, AE_ERROR_WRONG_SIZE when `components` is not the kind's). */
 ae_status ae_engine_retarget(ae_engine *engine, uint64_t *animations, size_t count, int kind,
                              const double *from, const double *to, size_t components, double begin_time);
 
