@@ -365,6 +365,39 @@ struct SmokeTests {
         }
     }
 
+    @Test("three additive cumulative transforms repeating forever, each held at ±1e150, stack into a transform held there: finite, never NaN, in both engines (§4.3, §4.4)")
+    func stackedHeldTransformsStayFinite() throws {
+        // The C fuzz target's finding: each animation's power was held at 1e150, but their sum
+        // (a product of three) passed Double's range and met ∞ − ∞: NaN in all 16 elements.
+        let step = try Transform3D(elements: [80.6, 0, -47.9, 5.7, -10.6, -9.0, 68.6, 68.6,
+                                              68.6, 68.6, 49.9, 53.8, 100, 100, 100, 100])
+        var animations: [BasicAnimation] = []
+        for k in 0..<3 {
+            var stacked = BasicAnimation(keyPath: "transform")
+            stacked.byValue = .transform(step)
+            (stacked.duration, stacked.speed, stacked.repeatCount, stacked.autoreverses) = (0.25, 2 + Double(k), .infinity, true)
+            (stacked.isAdditive, stacked.isCumulative, stacked.fillMode) = (true, true, .both)
+            animations.append(stacked)
+        }
+        let model: [String: AnimationValue] = ["transform": .transform(.identity)]
+        let store = TrackStore()
+        try store.setModelValue(.transform(.identity), layer: LayerID(4), property: "transform")
+        for animation in animations { try store.add(animation, layer: LayerID(4)) }
+        let evaluator = FrameEvaluator(store: store)
+        let limit = Transform3D.largestRepeatedElement
+        var held = 0
+        for t in [0.1, 1, 3.3, 3.7, 10, 1e6] {
+            evaluator.evaluate(at: t)
+            let batch = try #require(evaluator.value(layer: LayerID(4), property: "transform"))
+            let reference = try #require(ReferenceEvaluator.presentationValues(model: model, animations: animations, at: t)["transform"])
+            let what = "at \(t): batch \(batch), reference \(reference)"
+            #expect(batch.components.allSatisfy { $0.isFinite && abs($0) <= limit }, "\(what)")
+            #expect(reference.components.allSatisfy { $0.isFinite && abs($0) <= limit }, "\(what)")
+            if reference.components.contains(where: { abs($0) == limit }) { held += 1 }
+        }
+        #expect(held >= 3, "the stack reached the bound \(held) times")
+    }
+
     @Test("an animation over a value beneath that saturated to ±∞ (two additive cumulative animations repeating forever at the largest speed), or two saturating opposite ways on one key, reads no NaN in either engine (§16)")
     func saturatedValuesBeneathReadNoNaN() throws {
         // The C fuzz target's finding: the first animation's count of iterations is ∞, so it

@@ -266,6 +266,36 @@ struct Transform3DTests {
         // Powers within the bound are the plain product's, bit for bit.
         #expect(Transform3D.scale(x: 2, y: -3).repeated(times: 20) == .scale(x: 1_048_576, y: 3_486_784_401))
     }
+
+    @Test("§4.3 adding transforms past ±1e150 holds the factors and the sum there, signs and exact zeros kept, never NaN; below the bound it is the plain product")
+    func additionPastTheBoundIsHeld() throws {
+        // The C fuzz target's finding: three additive cumulative transforms, each a power held
+        // at 1e150, stacked on one layer: the second product passed Double's range, the third
+        // met ∞ − ∞ — NaN in every element from finite input.
+        let general = try Transform3D(elements: [0.38, -0.16, -0.47, -0.097, 0.082, -0.03, 0.35, 0.36,
+                                                 0.55, 0.33, 0.094, 0.21, 68.6, 68.6, 68.6, 100])
+        let powered = general.repeated(times: 1_000_000)
+        #expect(powered.elements.map(abs).max() == Transform3D.largestRepeatedElement)
+        var sum = Transform3D.identity
+        for k in 1...6 {
+            sum = sum.adding(powered)
+            #expect(sum.elements.allSatisfy { !$0.isNaN && abs($0) <= Transform3D.largestRepeatedElement }, "\(k) added: \(sum)")
+        }
+        // Signs kept where the plain product is past the bound; exact zeros stay zero.
+        let scaled = Transform3D.scale(x: 1e100, y: -1e100)
+        let twice = scaled.adding(scaled)
+        #expect(twice.m11 == Transform3D.largestRepeatedElement && twice.m22 == Transform3D.largestRepeatedElement)
+        #expect(twice.m12 == 0 && twice.m21 == 0 && twice.m33 == 1 && twice.m44 == 1)
+        let mixed = Transform3D.scale(x: 1e100, y: 1e100).adding(Transform3D.scale(x: 1e100, y: -1e100))
+        #expect(mixed.m11 == Transform3D.largestRepeatedElement && mixed.m22 == -Transform3D.largestRepeatedElement)
+        // A factor past the bound (a value no product of held factors gives) is held before it multiplies.
+        let huge = Transform3D.scale(x: 1e200, y: 1)
+        #expect(huge.adding(huge).m11 == Transform3D.largestRepeatedElement)
+        // Within the bound, the plain product bit for bit.
+        let a = Transform3D.rotation(angle: 0.3, x: 0, y: 0, z: 1).concatenating(.translation(x: 4, y: -7))
+        let b = try Transform3D(elements: [1.5, 0.2, 0, 0, -0.1, 2.5, 0, 0, 0, 0, 1, 0.001, 3, 9, 2, 1])
+        #expect(a.adding(b) == b.concatenating(a))
+    }
 }
 
 @Suite("AffineTransform")

@@ -252,7 +252,12 @@ extension Transform3D: Interpolatable {
     }
 
     /// `delta · self`: the added transform applies before the base (semantics §4.3).
-    public func adding(_ delta: Transform3D) -> Transform3D { delta.concatenating(self) }
+    ///
+    /// Both factors and the product are held within ±``largestRepeatedElement``, as
+    /// ``repeated(times:)`` holds its powers (signs, exact zeros and ones kept; the plain product
+    /// below the bound): three additive cumulative transforms, each held at 1e150, had multiplied
+    /// past Double's range and met 0 · ∞ — NaN from finite input.
+    public func adding(_ delta: Transform3D) -> Transform3D { delta.held.concatenating(held).held }
 
     /// `delta⁻¹ · self`. A singular `delta` is treated as the identity (the result is `self`).
     public func subtracting(_ delta: Transform3D) -> Transform3D {
