@@ -213,6 +213,12 @@ struct TrackStoreLifecycleTests {
         return (store, handles, ids)
     }
 
+    /// A retarget for each of `retargetFixture`'s handles, in order: a fade's opacity, then a
+    /// slide's position.
+    func retargetTargets(count: Int) -> [AnimationValue] {
+        (0..<count).map { $0 % 2 == 0 ? .scalar(0.25) : .point(Point(x: 1, y: 2)) }
+    }
+
     @Test("retargeting many at once gives the handles, events, stored animations and values of the calls one by one")
     func retargetManyMatchesOneByOne() throws {
         let layers = TestScale.count(debug: 30, release: 300)
@@ -302,16 +308,12 @@ struct TrackStoreLifecycleTests {
             #expect(stored.toValue == .point(targets[targets.count - 1 - k]) && stored.fromValue == nil)
         }
         // Errors: the count of numbers, and a kind the animations do not animate.
-        func field(_ body: () throws -> Void) -> String? {
-            do { try body() } catch let error as AnimationError { return error.field } catch { return "\(error)" }
-            return nil
-        }
-        #expect(field {
+        #expect(refusedField {
             try packedHandles.withUnsafeMutableBufferPointer { h in
                 try Array(numbers.dropLast()).withUnsafeBufferPointer { try packed.store.retarget(h, kind: .point, toComponents: $0, beginTime: 1) }
             }
         } == "targets")
-        #expect(field {
+        #expect(refusedField {
             try packedHandles.withUnsafeMutableBufferPointer { h in
                 try Array(numbers.prefix(h.count)).withUnsafeBufferPointer { try packed.store.retarget(h, kind: .scalar, toComponents: $0, beginTime: 1) }
             }
@@ -325,31 +327,27 @@ struct TrackStoreLifecycleTests {
         let evaluator = FrameEvaluator(store: store)
         evaluator.evaluate(at: 0.3)
         var handles = fixture.handles
-        let targets: [AnimationValue] = handles.indices.map { $0 % 2 == 0 ? .scalar(0.25) : .point(Point(x: 1, y: 2)) }
-        func field(_ body: () throws -> Void) -> String? {
-            do { try body() } catch let error as AnimationError { return error.field } catch { return "\(error)" }
-            return nil
-        }
-        #expect(field { try store.retarget(&handles, to: Array(targets.dropLast()), beginTime: 1) } == "targets")
-        #expect(field { try store.retarget(&handles, from: [0.5], to: targets, beginTime: 1) } == "sources")
-        #expect(field { try store.retarget(&handles, to: targets, beginTime: .nan) } == "beginTime")
+        let targets = retargetTargets(count: handles.count)
+        #expect(refusedField { try store.retarget(&handles, to: Array(targets.dropLast()), beginTime: 1) } == "targets")
+        #expect(refusedField { try store.retarget(&handles, from: [0.5], to: targets, beginTime: 1) } == "sources")
+        #expect(refusedField { try store.retarget(&handles, to: targets, beginTime: .nan) } == "beginTime")
 
         var wrongKind = targets
         wrongKind[5] = 3   // a number for a position
-        #expect(field { try store.retarget(&handles, to: wrongKind, beginTime: 1) } == "targets[5]")
+        #expect(refusedField { try store.retarget(&handles, to: wrongKind, beginTime: 1) } == "targets[5]")
         var wrongSource = targets
         wrongSource[2] = .point(.zero)   // a position for an opacity
-        #expect(field { try store.retarget(&handles, from: wrongSource, to: targets, beginTime: 1) } == "sources[2]")
+        #expect(refusedField { try store.retarget(&handles, from: wrongSource, to: targets, beginTime: 1) } == "sources[2]")
         var twice = handles
         twice[7] = twice[3]
-        #expect(field { try store.retarget(&twice, to: targets, beginTime: 1) } == "handles[7]")
+        #expect(refusedField { try store.retarget(&twice, to: targets, beginTime: 1) } == "handles[7]")
         var path = Path()
         path.move(to: .zero)
         path.addLine(to: Point(x: 10, y: 0))
         var withKeyframes = handles
         withKeyframes[4] = try store.add(KeyframeAnimation(keyPath: "position", path: path, duration: 1), layer: LayerID(99))
-        #expect(field { try store.retarget(&withKeyframes, to: targets.enumerated().map { $0.offset == 4 ? .point(.zero) : $0.element },
-                                           beginTime: 1) } == "handles[4]")
+        #expect(refusedField { try store.retarget(&withKeyframes, to: targets.enumerated().map { $0.offset == 4 ? .point(.zero) : $0.element },
+                                                  beginTime: 1) } == "handles[4]")
         #expect(handles == fixture.handles && twice[..<7] == fixture.handles[..<7], "no handle changed")
         #expect(fixture.handles.allSatisfy { store.animation($0) != nil }, "every animation is as it was")
         evaluator.evaluate(at: 0.35)
@@ -359,7 +357,7 @@ struct TrackStoreLifecycleTests {
         try store.retarget(&handles, to: targets, beginTime: 1)
         #expect(fixture.handles.allSatisfy { store.animation($0) == nil })
         var stale = fixture.handles
-        #expect(field { try store.retarget(&stale, to: targets, beginTime: 2) } == "handles[0]")
+        #expect(refusedField { try store.retarget(&stale, to: targets, beginTime: 2) } == "handles[0]")
     }
 
     @Test("a retarget to a value beyond ±1e38 is refused as an added animation's is, on the columns' path and the replace's alike, before any entry is done")
@@ -371,27 +369,23 @@ struct TrackStoreLifecycleTests {
         let store = fixture.store
         let evaluator = FrameEvaluator(store: store)
         evaluator.evaluate(at: 0.3)
-        func field(_ body: () throws -> Void) -> String? {
-            do { try body() } catch let error as AnimationError { return error.field } catch { return "\(error)" }
-            return nil
-        }
-        let targets: [AnimationValue] = fixture.handles.indices.map { $0 % 2 == 0 ? .scalar(0.25) : .point(Point(x: 1, y: 2)) }
+        let targets = retargetTargets(count: fixture.handles.count)
         for (k, huge) in [(7, AnimationValue.point(Point(x: 1, y: .greatestFiniteMagnitude))), (4, .scalar(-2e38)), (0, .scalar(1e39))] {
             var handles = fixture.handles
             var beyond = targets
             beyond[k] = huge
-            #expect(field { try store.retarget(&handles, to: beyond, beginTime: 1) } == "targets[\(k)]")
-            #expect(field { try store.retarget(&handles, from: beyond, to: targets, beginTime: 1) } == "sources[\(k)]")
+            #expect(refusedField { try store.retarget(&handles, to: beyond, beginTime: 1) } == "targets[\(k)]")
+            #expect(refusedField { try store.retarget(&handles, from: beyond, to: targets, beginTime: 1) } == "sources[\(k)]")
             #expect(handles == fixture.handles, "no handle changed")
             // One at a time: the columns (an exclusive basic track) and a replacement refuse alike.
-            #expect(field { try store.retarget(fixture.handles[k], to: huge, beginTime: 1) } == "toValue")
-            #expect(field { try store.retarget(fixture.handles[k], from: huge, to: targets[k], beginTime: 1) } == "fromValue")
+            #expect(refusedField { try store.retarget(fixture.handles[k], to: huge, beginTime: 1) } == "toValue")
+            #expect(refusedField { try store.retarget(fixture.handles[k], from: huge, to: targets[k], beginTime: 1) } == "fromValue")
         }
         // The packed form: the springs on `position`, the last point beyond range.
         var springs = stride(from: 1, to: fixture.handles.count, by: 2).map { fixture.handles[$0] }
         var numbers: [Double] = springs.indices.flatMap { [Double($0), 1.0] }
         numbers[numbers.count - 1] = 3e38
-        let packedField = field {
+        let packedField = refusedField {
             try springs.withUnsafeMutableBufferPointer { h in
                 try numbers.withUnsafeBufferPointer { try store.retarget(h, kind: .point, toComponents: $0, beginTime: 1) }
             }
@@ -749,4 +743,11 @@ struct TrackStoreLifecycleTests {
         #expect(large <= 2 * small + 8, "\(small) configurations for 300 animations, \(large) for 600")
         #expect(large <= 600 + 8)
     }
+}
+
+/// The field an `AnimationError` thrown by `body` names; the error's description for any other
+/// error, nil where `body` does not throw.
+private func refusedField(_ body: () throws -> Void) -> String? {
+    do { try body() } catch let error as AnimationError { return error.field } catch { return "\(error)" }
+    return nil
 }
