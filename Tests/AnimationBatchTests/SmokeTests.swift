@@ -365,7 +365,7 @@ struct SmokeTests {
         }
     }
 
-    @Test("three additive cumulative transforms repeating forever, each held at ±1e150, stack into a transform held there: finite, never NaN, in both engines (§4.3, §4.4)")
+    @Test("three additive cumulative transforms repeating forever, each held at ±1e150, stack into a transform held there: values finite, values and velocities never NaN, in both engines (§4.3, §4.4)")
     func stackedHeldTransformsStayFinite() throws {
         // The C fuzz target's finding: each animation's power was held at 1e150, but their sum
         // (a product of three) passed Double's range and met ∞ − ∞: NaN in all 16 elements.
@@ -383,17 +383,20 @@ struct SmokeTests {
         let store = TrackStore()
         try store.setModelValue(.transform(.identity), layer: LayerID(4), property: "transform")
         for animation in animations { try store.add(animation, layer: LayerID(4)) }
-        let evaluator = FrameEvaluator(store: store)
+        let evaluator = FrameEvaluator(store: store, configuration: .init(computesVelocity: true))
         let limit = Transform3D.largestRepeatedElement
         var held = 0
         for t in [0.1, 1, 3.3, 3.7, 10, 1e6] {
             evaluator.evaluate(at: t)
             let batch = try #require(evaluator.value(layer: LayerID(4), property: "transform"))
-            let reference = try #require(ReferenceEvaluator.presentationValues(model: model, animations: animations, at: t)["transform"])
-            let what = "at \(t): batch \(batch), reference \(reference)"
+            let reference = try #require(ReferenceEvaluator.presentationValuesWithRates(model: model, animations: animations, at: t)["transform"])
+            let what = "at \(t): batch \(batch), reference \(reference.value)"
             #expect(batch.components.allSatisfy { $0.isFinite && abs($0) <= limit }, "\(what)")
-            #expect(reference.components.allSatisfy { $0.isFinite && abs($0) <= limit }, "\(what)")
-            if reference.components.contains(where: { abs($0) == limit }) { held += 1 }
+            #expect(reference.value.components.allSatisfy { $0.isFinite && abs($0) <= limit }, "\(what)")
+            if reference.value.components.contains(where: { abs($0) == limit }) { held += 1 }
+            let rate = try #require(evaluator.velocity(layer: LayerID(4), property: "transform"))
+            #expect(!rate.components.contains(where: \.isNaN) && !reference.rate.components.contains(where: \.isNaN),
+                    "at \(t): velocity \(rate), reference \(reference.rate)")
         }
         #expect(held >= 3, "the stack reached the bound \(held) times")
     }
