@@ -269,14 +269,15 @@ public func fuzzKeyframes(_ bytes: [UInt8]) throws {
             }
             // The batch holds each animation's progress in Float (docs/architecture.md): where the
             // reference's progress lies within a Float ulp of a jump that no time shows — a path's
-            // jump at its very end (semantics §5.6) met at 1 − 4e-15 of a repeating animation, whose
+            // jump at its very end (semantics §5.6) met at 1 − 3.6e-15 of a repeating animation, whose
             // next instant is the next iteration's 0 — the batch's progress rounds onto the jump's
-            // other side. The reference with every progress rounded to Float, to the nearest and
-            // one ulp either way, is what it may show.
-            let roundedProgress = !nearJump && !earlySwitch && [0, -1, 1].contains { direction in
+            // other side. The reference with every progress rounded to Float, down and up (the two
+            // Floats around it, within one ulp: the nearest is one of them), is what it may show.
+            let roundedProgress = !nearJump && !earlySwitch && [-1, 1].contains { direction in
                 let roundedStages = stages(property: property, animations: accepted, at: t, progress: { progress in
                     let single = Float(progress)
-                    return Double(direction < 0 ? single.nextDown : direction > 0 ? single.nextUp : single)
+                    if direction < 0 { return Double(Double(single) <= progress ? single : single.nextDown) }
+                    return Double(Double(single) >= progress ? single : single.nextUp)
                 })
                 let rounded = stageValues(model: model[property], stages: roundedStages).last ?? expected
                 return PrecisionTable.maxDifference(batch, rounded) <= tolerance
