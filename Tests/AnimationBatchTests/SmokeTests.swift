@@ -401,6 +401,31 @@ struct SmokeTests {
         #expect(held >= 3, "the stack reached the bound \(held) times")
     }
 
+    @Test("a cumulative transform from a nearly singular start (its inverse finite, near 1e280) reads finite values in both engines after its first iteration, never NaN (§4.4)")
+    func cumulativeTransformFromANearlySingularStartStaysFinite() throws {
+        // The change end · start⁻¹ met ∞ − ∞ (1e38 · 1e280 twice, opposite signs): NaN from
+        // the second iteration on, in both engines.
+        var cumulative = BasicAnimation(keyPath: "transform")
+        cumulative.fromValue = .transform(try Transform3D(elements: [1e-280, 0, 0, 0, -1, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1]))
+        cumulative.toValue = .transform(try Transform3D(elements: [1e38, -1e38, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1]))
+        (cumulative.duration, cumulative.repeatCount, cumulative.isCumulative) = (1, .infinity, true)
+        let model: [String: AnimationValue] = ["transform": .transform(.identity)]
+        let store = TrackStore()
+        try store.setModelValue(.transform(.identity), layer: LayerID(1), property: "transform")
+        try store.add(cumulative, layer: LayerID(1))
+        let evaluator = FrameEvaluator(store: store, configuration: .init(computesVelocity: true))
+        for t in [0.25, 1.5, 2.75, 40.5] {
+            evaluator.evaluate(at: t)
+            let batch = try #require(evaluator.value(layer: LayerID(1), property: "transform"))
+            let reference = try #require(ReferenceEvaluator.presentationValuesWithRates(model: model, animations: [cumulative], at: t)["transform"])
+            #expect(!batch.components.contains(where: \.isNaN) && reference.value.components.allSatisfy(\.isFinite),
+                    "at \(t): batch \(batch), reference \(reference.value)")
+            let rate = try #require(evaluator.velocity(layer: LayerID(1), property: "transform"))
+            #expect(!rate.components.contains(where: \.isNaN) && !reference.rate.components.contains(where: \.isNaN),
+                    "at \(t): velocity \(rate), reference \(reference.rate)")
+        }
+    }
+
     @Test("an animation over a value beneath that saturated to ±∞ (two additive cumulative animations repeating forever at the largest speed), or two saturating opposite ways on one key, reads no NaN in either engine (§16)")
     func saturatedValuesBeneathReadNoNaN() throws {
         // The C fuzz target's finding: the first animation's count of iterations is ∞, so it

@@ -267,6 +267,40 @@ struct Transform3DTests {
         #expect(Transform3D.scale(x: 2, y: -3).repeated(times: 20) == .scale(x: 1_048_576, y: 3_486_784_401))
     }
 
+    @Test("§4.4 the change of a cumulative transform from a nearly singular start (its inverse finite, near 1e280) is held within ±1e150: finite, never NaN, for 3-D and affine transforms alike")
+    func cumulativeChangeFromANearlySingularStartIsHeld() throws {
+        // det = 1e-280: the inverse is finite (1e280 in its first column), and the end's row
+        // (1e38, −1e38) times that column was ∞ − ∞ — the change, and every iteration after the
+        // first, NaN from finite input.
+        let start = try Transform3D(elements: [1e-280, 0, 0, 0, -1, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1])
+        let end = try Transform3D(elements: [1e38, -1e38, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1])
+        let limit = Transform3D.largestRepeatedElement
+        let change = end.difference(from: start)
+        #expect(change.elements.allSatisfy { !$0.isNaN && abs($0) <= limit }, "\(change)")
+        let removed = end.subtracting(start)
+        #expect(removed.elements.allSatisfy { !$0.isNaN && abs($0) <= limit }, "\(removed)")
+        for n in [1.0, 2, 1e6] {
+            let value = start.adding(change.repeated(times: n))
+            #expect(value.elements.allSatisfy { !$0.isNaN && abs($0) <= limit }, "iteration \(n): \(value)")
+        }
+        let affineStart = AffineTransform(a: 1e-280, b: 0, c: -1, d: 1, tx: 0, ty: 0)
+        let affineEnd = AffineTransform(a: 1e38, b: -1e38, c: 0, d: 1, tx: 1e38, ty: -1e38)
+        for value in [affineEnd.difference(from: affineStart), affineEnd.subtracting(affineStart),
+                      affineStart.adding(affineEnd.difference(from: affineStart).repeated(times: 3))] {
+            let elements = [value.a, value.b, value.c, value.d, value.tx, value.ty]
+            #expect(elements.allSatisfy { !$0.isNaN && abs($0) <= limit }, "\(value)")
+        }
+        // Within the bound, the plain products bit for bit.
+        let a = Transform3D.rotation(angle: 0.3, x: 0, y: 0, z: 1).concatenating(.translation(x: 4, y: -7))
+        let b = try Transform3D(elements: [1.5, 0.2, 0, 0, -0.1, 2.5, 0, 0, 0, 0, 1, 0.001, 3, 9, 2, 1])
+        let bInverse = try #require(b.inverted())
+        #expect(a.difference(from: b) == a.concatenating(bInverse))
+        #expect(a.subtracting(b) == bInverse.concatenating(a))
+        let p = AffineTransform(a: 2, b: 0.5, c: -0.25, d: 1.5, tx: 3, ty: -4), q = AffineTransform(a: 0.5, b: 0, c: 0, d: 2, tx: 1, ty: 1)
+        let qInverse = try #require(q.inverted())
+        #expect(p.adding(q) == q.concatenating(p) && p.difference(from: q) == p.concatenating(qInverse))
+    }
+
     @Test("§4.3 adding transforms past ±1e150 holds the factors and the sum there, signs and exact zeros kept, never NaN; below the bound it is the plain product")
     func additionPastTheBoundIsHeld() throws {
         // The C fuzz target's finding: three additive cumulative transforms, each a power held

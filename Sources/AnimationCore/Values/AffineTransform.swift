@@ -99,17 +99,23 @@ extension AffineTransform: Interpolatable {
     public func interpolated(to end: AffineTransform, fraction: Double) -> AffineTransform {
         Transform3D(self).interpolated(to: Transform3D(end), fraction: fraction).affineTransform
     }
-    /// `delta · self` (semantics §4.3).
-    public func adding(_ delta: AffineTransform) -> AffineTransform { delta.concatenating(self) }
-    /// `delta⁻¹ · self`; a singular `delta` counts as the identity.
+    /// `delta · self` (semantics §4.3); factors and product held within
+    /// ±``Transform3D/largestRepeatedElement``, as ``Transform3D/adding(_:)`` holds them.
+    public func adding(_ delta: AffineTransform) -> AffineTransform { delta.held.concatenating(held).held }
+    /// `delta⁻¹ · self`; a singular `delta` counts as the identity. Held as ``adding(_:)``.
     public func subtracting(_ delta: AffineTransform) -> AffineTransform {
         guard let inverse = delta.inverted() else { return self }
-        return inverse.concatenating(self)
+        return inverse.held.concatenating(held).held
     }
-    /// `self · start⁻¹`; a singular `start` counts as the identity.
+    /// `self · start⁻¹`; a singular `start` counts as the identity. Held as ``adding(_:)``.
     public func difference(from start: AffineTransform) -> AffineTransform {
         guard let inverse = start.inverted() else { return self }
-        return concatenating(inverse)
+        return held.concatenating(inverse.held).held
+    }
+    /// Each element held within ±``Transform3D/largestRepeatedElement`` (NaN stays NaN).
+    private var held: AffineTransform {
+        let h = Transform3D.heldElement
+        return AffineTransform(a: h(a), b: h(b), c: h(c), d: h(d), tx: h(tx), ty: h(ty))
     }
     /// `selfᶜᵒᵘⁿᵗ`, as ``Transform3D/repeated(times:)``.
     public func repeated(times count: Double) -> AffineTransform {

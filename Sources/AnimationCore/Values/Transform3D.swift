@@ -260,15 +260,19 @@ extension Transform3D: Interpolatable {
     public func adding(_ delta: Transform3D) -> Transform3D { delta.held.concatenating(held).held }
 
     /// `delta⁻¹ · self`. A singular `delta` is treated as the identity (the result is `self`).
+    /// Factors and product held within ±``largestRepeatedElement``, as in ``adding(_:)``.
     public func subtracting(_ delta: Transform3D) -> Transform3D {
         guard let inverse = delta.inverted() else { return self }
-        return inverse.concatenating(self)
+        return inverse.held.concatenating(held).held
     }
 
     /// `self · start⁻¹`. A singular `start` is treated as the identity (the result is `self`).
+    /// Factors and product held within ±``largestRepeatedElement``, as in ``adding(_:)``: the
+    /// inverse of a nearly singular start is finite up to 1e308, and its products with ends of
+    /// 1e38 had met ∞ − ∞ (a cumulative change of NaN from finite input).
     public func difference(from start: Transform3D) -> Transform3D {
         guard let inverse = start.inverted() else { return self }
-        return concatenating(inverse)
+        return held.concatenating(inverse.held).held
     }
 
     /// `selfᶜᵒᵘⁿᵗ` by repeated squaring (at most 2 × 63 products); a count that is not a whole
