@@ -289,23 +289,45 @@ public func fuzzKeyframes(_ bytes: [UInt8]) throws {
             // Measured, not assumed: what Float's rounding of every stage value moves the
             // reference, to first order and all components at once
             // (``floatSensitivity(property:model:animations:at:)``); the batch may differ by twice that.
+            let sensitivity = nearJump || earlySwitch || roundedProgress
+                ? 0 : floatSensitivity(property: property, model: model, animations: accepted, at: t)
             let conditioned = !nearJump && !earlySwitch && !roundedProgress
-                && PrecisionTable.maxDifference(batch, expected)
-                    <= tolerance + 2 * floatSensitivity(property: property, model: model, animations: accepted, at: t)
-            try check(nearJump || earlySwitch || roundedProgress || conditioned, "\(property) at t = \(t): batch \(batch), reference \(expected), tolerance \(tolerance); "
+                && PrecisionTable.maxDifference(batch, expected) <= tolerance + 2 * sensitivity
+            // A path animation's turn (semantics §5.7) reaches the batch as a Float angle within
+            // 1e-5 rad of the reference's (`PathBatch`'s tables, Float's rounding of π for
+            // autoReverse included); an animation above it that starts from the value beneath and
+            // interpolates it by decomposition can amplify that a thousandfold (a by-only additive
+            // transform over a general matrix turned by π: 1.5e-7 rad moved the result by 1.3e-4
+            // of its size). The reference with every turn moved by the same angle, up to that
+            // bound, is what the batch may show — to its Float rounding measured as above.
+            let turnedWithinBound = !nearJump && !earlySwitch && !roundedProgress && !conditioned && property == "transform"
+                && turnAngleOffsets.contains { offset in
+                    let turned = stages(property: property, animations: accepted, at: t, angle: { $0 + offset })
+                    let value = stageValues(model: model[property], stages: turned).last ?? expected
+                    return PrecisionTable.maxDifference(batch, value) <= tolerance + 2 * sensitivity
+                }
+            try check(nearJump || earlySwitch || roundedProgress || conditioned || turnedWithinBound,
+                      "\(property) at t = \(t): batch \(batch), reference \(expected), tolerance \(tolerance); "
                       + "model \(model), animations \(accepted)")
         }
     }
 }
 
+/// The angles the keyframes target moves every turn of a transform by (``stages(property:animations:at:ownValue:progress:angle:)``)
+/// to find the batch's: ±1e-5 rad, the bound its turns keep, and halvings of it down to 3.9e-8
+/// (a Float ulp of π is 2.4e-7).
+let turnAngleOffsets: [Double] = (0...8).flatMap { k in [1e-5 / Double(1 << k), -1e-5 / Double(1 << k)] }
+
 /// The stages of the value of `property` at `t`, as `ReferenceEvaluator.presentationValues`
 /// composes it (semantics §8.4): one function per animation that applies (its value over the
 /// value beneath, and a rotation mode's turn of a transform, §5.7), in order. With `adjust`, each
 /// animation's own value goes through it before it composes (`ReferenceEvaluator.apply(_:state:to:ownValue:)`);
-/// with `adjustProgress`, each animation's progress (clamped to [0, 1] after it).
+/// with `adjustProgress`, each animation's progress (clamped to [0, 1] after it); with
+/// `adjustAngle`, each turn's angle.
 func stages(property: String, animations: [any Animation], at t: Double,
             ownValue adjust: ((AnimationValue) -> AnimationValue)? = nil,
-            progress adjustProgress: ((Double) -> Double)? = nil) -> [(AnimationValue) -> AnimationValue] {
+            progress adjustProgress: ((Double) -> Double)? = nil,
+            angle adjustAngle: ((Double) -> Double)? = nil) -> [(AnimationValue) -> AnimationValue] {
     var stages: [(AnimationValue) -> AnimationValue] = []
     ReferenceEvaluator.forEachShowingLeaf(of: animations, at: t) { leaf, state, leafProperty in
         var state = state
@@ -320,7 +342,7 @@ func stages(property: String, animations: [any Animation], at t: Double,
             }
             if turns, let keyframe = leaf.animation as? KeyframeAnimation, let angle = keyframe.rotationAngle(in: state),
                case .transform(let transform) = value {
-                value = .transform(Transform3D.rotation(angle: angle, x: 0, y: 0, z: 1).concatenating(transform))
+                value = .transform(Transform3D.rotation(angle: adjustAngle?(angle) ?? angle, x: 0, y: 0, z: 1).concatenating(transform))
             }
             return value
         }
@@ -328,7 +350,7 @@ func stages(property: String, animations: [any Animation], at t: Double,
     return stages
 }
 
-/// The value entering each of `stages` (``stages(property:animations:at:)``; `model` first), then
+/// The value entering each of `stages` (``stages(property:animations:at:ownValue:progress:angle:)``; `model` first), then
 /// the result; empty for a property without a model value.
 func stageValues(model: AnimationValue?, stages: [(AnimationValue) -> AnimationValue]) -> [AnimationValue] {
     guard let model else { return [] }
