@@ -66,17 +66,19 @@ public func fuzzScene(_ bytes: [UInt8]) throws {
 
 /// Target `lottie`: the bytes as a Lottie file (the reader is lenient when the first byte is odd).
 /// Whatever the text: reading either gives an animation or throws a `LottieError`. A file that
-/// reads is drawn as SVG and by the reference at four frames and by a `LottieBatch` of four instances at
-/// the same frames: the batch stays within the buffers it sized (no element dropped) and draws
-/// the reference's nodes stored in single precision (`LottieBatch.storesReference(_:_:)`), also
-/// for numbers past Float's range; and after removing one instance, the others still do.
+/// reads is drawn as SVG and by the reference at four frames and by a `LottieBatch` of five instances at
+/// the same frames, two at one (one evaluated, one copying it): the batch stays within the buffers
+/// it sized (no element dropped) and draws the reference's nodes stored in single precision
+/// (`LottieBatch.storesReference(_:_:)`), also for numbers past Float's range; and after removing
+/// one instance, the others still do.
 public func fuzzLottie(_ bytes: [UInt8]) throws {
     guard bytes.count <= 1 << 16 else { return }
     let text = String(decoding: bytes, as: UTF8.self)
     guard let animation = try? LottieAnimation(json: text, lenient: bytes.first.map { $0 & 1 == 1 } ?? false) else { return }
     guard let program = try? LottieProgram(animation, size: 128) else { return }
     let span = animation.outPoint - animation.inPoint
-    let frames = [animation.inPoint, animation.inPoint + span / 3, animation.inPoint + span * 0.71, animation.outPoint - 0.5]
+    let frames = [animation.inPoint, animation.inPoint + span / 3, animation.inPoint + span * 0.71, animation.outPoint - 0.5,
+                  animation.inPoint + span / 3]
     let batch = LottieBatch(maximumThreads: 1)
     guard let instances = try? batch.add(program, count: frames.count) else { return }
     for (i, f) in zip(instances, frames) { batch.setFrame(f, of: i) }
@@ -91,13 +93,13 @@ public func fuzzLottie(_ bytes: [UInt8]) throws {
         try check(LottieBatch.storesReference(batch.nodes(of: i), reference), "frame \(f): the batch differs from the reference")
     }
     // Removal: the last instance takes number 0; after a compaction and a tick every instance
-    // still draws its own frame.
+    // still draws its own frame (instance 1 now copies instance 0).
     try check(try batch.remove(0) == frames.count - 1, "removing instance 0 did not move the last one")
     try checkInvariants(of: batch, "after a removal")
     batch.compact()
     try checkInvariants(of: batch, "after a compaction")
     batch.tick()
-    for (i, f) in [frames[3], frames[1], frames[2]].enumerated() {
+    for (i, f) in [frames[4], frames[1], frames[2], frames[3]].enumerated() {
         try check(LottieBatch.storesReference(batch.nodes(of: i), animation.nodes(atFrame: f, size: 128)),
                   "after a removal, instance \(i) at frame \(f) differs from the reference")
     }

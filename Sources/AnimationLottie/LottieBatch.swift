@@ -38,6 +38,20 @@ public final class LottieBatch {
         var nodeCount: Int
         var kindStart: Int
         var numberStart: Int
+        /// The element kinds and path numbers its nodes use, from the region's start: what an
+        /// instance at the same frame copies (``tick()``).
+        var kindCount = 0
+        var numberCount = 0
+        /// Whether its last tick dropped elements (``overflowCount``).
+        var dropped = false
+    }
+
+    /// An entry of the table that finds instances at the same frame of the same program
+    /// (``tick()``): the frame's bits, the first instance found at it, the tick that wrote it.
+    struct FrameEntry {
+        var frameBits: UInt64
+        var instance: Int32
+        var epoch: UInt32
     }
 
     /// A node in an instance's output: its elements (kinds and numbers, in the instance's
@@ -65,15 +79,19 @@ public final class LottieBatch {
         var color: Color { Color(red: Double(red), green: Double(green), blue: Double(blue), alpha: Double(alpha)) }
     }
 
-    private(set) var programs: [LottieProgram] = []
-    private var programOf: [Int] = []
-    private var frames: [Double] = []
+    // The per-instance state a tick and `setFrame` read for every instance: unchecked
+    // exclusivity, because the batch is confined to one thread (above) and a tick's threads write
+    // only their own chunks' elements of `outputs`, so no two accesses ever overlap — the dynamic
+    // checks (a thread-local access set per read) took 13 % of a one-layer file's tick.
+    @exclusivity(unchecked) private(set) var programs: [LottieProgram] = []
+    @exclusivity(unchecked) private var programOf: [Int] = []
+    @exclusivity(unchecked) private var frames: [Double] = []
     /// Each instance's output region (internal: the invariant tests corrupt it on purpose).
-    var outputs: [Output] = []
+    @exclusivity(unchecked) var outputs: [Output] = []
     // Every instance's output, one after another (raw memory, sized by `add`, freed in deinit).
-    private var nodes: UnsafeMutableBufferPointer<NodeRecord> = .init(start: nil, count: 0)
-    private var kinds: UnsafeMutableBufferPointer<UInt8> = .init(start: nil, count: 0)
-    private var numbers: UnsafeMutableBufferPointer<Float> = .init(start: nil, count: 0)
+    @exclusivity(unchecked) private var nodes: UnsafeMutableBufferPointer<NodeRecord> = .init(start: nil, count: 0)
+    @exclusivity(unchecked) private var kinds: UnsafeMutableBufferPointer<UInt8> = .init(start: nil, count: 0)
+    @exclusivity(unchecked) private var numbers: UnsafeMutableBufferPointer<Float> = .init(start: nil, count: 0)
     private var nodeTotal = 0, kindTotal = 0, numberTotal = 0
     /// Output regions of removed instances, by program: the next instances of that program take
     /// them before the buffers grow.
@@ -88,7 +106,18 @@ public final class LottieBatch {
     /// Working memory, one per thread (the caller's first): an evaluation leaves in it only its
     /// memo of solved curves (``SolveMemo``), whose entries are pure functions of their keys —
     /// the same bits whichever instance wrote them — so which thread runs a chunk does not matter.
-    private var scratches: [LottieScratch] = []
+    @exclusivity(unchecked) private var scratches: [LottieScratch] = []
+    /// Frame sharing (``tick()``), raw memory sized by `add` like the outputs: per instance, the
+    /// instance whose output it copies this tick (−1: it is evaluated), and the open-addressed
+    /// table (a power of two, at least twice the instances) that finds them, its entries valid
+    /// for the tick whose epoch they hold.
+    @exclusivity(unchecked) private var sharedSource: UnsafeMutableBufferPointer<Int32> = .init(start: nil, count: 0)
+    @exclusivity(unchecked) private var frameTable: UnsafeMutableBufferPointer<FrameEntry> = .init(start: nil, count: 0)
+    private var frameEpoch: UInt32 = 0
+    /// Ticks left before the batch looks for shared frames again, after a look found few.
+    private var ticksBeforeSharing = 0
+    /// Whether this tick's instances with a source copy it (set by `tick` for its chunks).
+    private var sharing = false
 
     /// A batch evaluated on up to `maximumThreads` threads (0: one per processor).
     public init(maximumThreads: Int = 0) {
@@ -101,6 +130,8 @@ public final class LottieBatch {
         nodes.deallocate()
         kinds.deallocate()
         numbers.deallocate()
+        sharedSource.deallocate()
+        frameTable.deallocate()
     }
 
     /// How many instances the batch holds.
@@ -111,7 +142,8 @@ public final class LottieBatch {
     public var bufferBytes: Int {
         let output = nodes.count * MemoryLayout<NodeRecord>.stride + kinds.count + numbers.count * MemoryLayout<Float>.stride
         let perInstance = frames.count * (MemoryLayout<Double>.stride + MemoryLayout<Output>.stride + MemoryLayout<Int>.stride)
-        return output + perInstance + scratches.reduce(0) { $0 + $1.bytes }
+        let sharing = sharedSource.count * MemoryLayout<Int32>.stride + frameTable.count * MemoryLayout<FrameEntry>.stride
+        return output + perInstance + sharing + scratches.reduce(0) { $0 + $1.bytes }
     }
 
     /// Adds `count` instances of `program`, each at the program's first frame; returns their
@@ -135,7 +167,8 @@ public final class LottieBatch {
             programOf.append(p)
             frames.append(program.animation.inPoint)
             if var region = freeRegions[p].popLast() {
-                region.nodeCount = 0   // a new instance has drawn nothing yet, whatever the region held
+                // A new instance has drawn nothing yet, whatever the region held.
+                (region.nodeCount, region.kindCount, region.numberCount, region.dropped) = (0, 0, 0, false)
                 outputs.append(region)
                 freeBytes -= bytes
             } else {
@@ -229,7 +262,9 @@ public final class LottieBatch {
             (newNodes.baseAddress! + nodeAt).update(from: nodes.baseAddress! + o.nodeStart, count: program.outputNodes)
             (newKinds.baseAddress! + kindAt).update(from: kinds.baseAddress! + o.kindStart, count: program.outputKinds)
             (newNumbers.baseAddress! + numberAt).update(from: numbers.baseAddress! + o.numberStart, count: program.outputNumbers)
-            outputs[i] = Output(nodeStart: nodeAt, nodeCount: o.nodeCount, kindStart: kindAt, numberStart: numberAt)
+            var moved = o
+            (moved.nodeStart, moved.kindStart, moved.numberStart) = (nodeAt, kindAt, numberAt)
+            outputs[i] = moved
             nodeAt += program.outputNodes
             kindAt += program.outputKinds
             numberAt += program.outputNumbers
@@ -242,6 +277,7 @@ public final class LottieBatch {
         numbers.deallocate()
         (nodes, kinds, numbers) = (newNodes, newKinds, newNumbers)
         (nodeTotal, kindTotal, numberTotal) = (nodeCount, kindCount, numberCount)
+        sizeSharing(shrinking: true)
         programs = kept
         freeRegions = Array(repeating: [], count: kept.count)
         freeBytes = 0
@@ -262,8 +298,29 @@ public final class LottieBatch {
         regrow(&nodes, nodeTotal, Self.emptyNode)
         regrow(&kinds, kindTotal, 0)
         regrow(&numbers, numberTotal, 0)
+        sizeSharing(shrinking: false)
         for s in scratches { for p in programs { s.reserve(for: p) } }
         job = nil
+    }
+
+    /// Sizes the frame-sharing memory for the instances held: a source per instance and a table
+    /// of a power of two at least twice as many entries (so that a probe always meets a free
+    /// one), grown with the instances, shrunk only by ``compact()``.
+    private func sizeSharing(shrinking: Bool) {
+        let sources = max(frames.count, 1)
+        var entries = 16
+        while entries < 2 * frames.count { entries <<= 1 }   // ≤ 25 doublings: at most 10⁷ instances
+        if sharedSource.count < sources || (shrinking && sharedSource.count > sources) {
+            sharedSource.deallocate()
+            sharedSource = .allocate(capacity: max(sources, shrinking ? 0 : 2 * sharedSource.count))
+            sharedSource.initialize(repeating: -1)
+        }
+        if frameTable.count < entries || (shrinking && frameTable.count > entries) {
+            frameTable.deallocate()
+            frameTable = .allocate(capacity: max(entries, shrinking ? 0 : 2 * frameTable.count))
+            frameTable.initialize(repeating: FrameEntry(frameBits: 0, instance: -1, epoch: 0))
+            frameEpoch = 0   // every entry is older than the next tick
+        }
     }
 
     /// Elements that did not fit the buffers in every tick so far: 0, unless the program's
@@ -320,41 +377,157 @@ public final class LottieBatch {
     }
 
     /// Evaluates every instance at its frame (all cores; no allocation).
+    ///
+    /// Instances of one program at the same frame (the same bits) draw the same geometry — an
+    /// instance's output is a function of its program and frame alone — so one of them is
+    /// evaluated and the others copy its output, after every evaluation is done: a grid of
+    /// stickers started together, or more instances than a file has frames, costs one evaluation
+    /// per frame shown. Finding them is a pass over the instances on the calling thread (a hash
+    /// of each frame, a few nanoseconds an instance); where a pass finds that fewer than one
+    /// instance in eight shares a frame (a player at the display's rate gives each its own
+    /// fraction of a frame), the next 15 ticks skip it. Copies are the bits an evaluation writes,
+    /// so what a tick shows does not depend on which instances were evaluated.
     public func tick() {
         checkInvariants()   // debug and fuzzing builds only: nothing in release
         let chunks = (frames.count + Self.chunkSize - 1) / Self.chunkSize
         guard chunks > 0 else { return }
         if job == nil { job = TickJob(batch: self) }
+        var copies = 0
+        if ticksBeforeSharing > 0 {
+            ticksBeforeSharing -= 1
+            sharing = false
+        } else {
+            copies = findSharedFrames()
+            sharing = copies > 0
+            if copies * 8 < frames.count { ticksBeforeSharing = 15 }
+        }
+        run(chunks, copying: false)
+        if copies > 0 { run(chunks, copying: true) }
+    }
+
+    /// Runs `runChunk` on every chunk: evaluating, or (`copying`) copying shared frames once every
+    /// evaluation is done (`WorkerPool.run` returns when every chunk has run).
+    private func run(_ chunks: Int, copying: Bool) {
+        let job = self.job!   // set by `tick`
+        job.copying = copying
         if let pool, chunks > 1 {
             pool.prepare()
-            pool.run(chunks, job: job!)   // set just above
+            pool.run(chunks, job: job)
         } else {
-            for c in 0..<chunks { runChunk(c) }
+            for c in 0..<chunks { runChunk(c, copying: copying) }
         }
     }
 
     final class TickJob: ParallelJob {
         unowned let batch: LottieBatch
+        /// Set by the batch's thread before a run, read by the workers during it.
+        nonisolated(unsafe) var copying = false
         init(batch: LottieBatch) { self.batch = batch }
-        func runChunk(_ index: Int) { batch.runChunk(index, thread: 0) }
-        func runChunk(_ index: Int, thread: Int) { batch.runChunk(index, thread: thread) }
+        func runChunk(_ index: Int) { batch.runChunk(index, thread: 0, copying: copying) }
+        func runChunk(_ index: Int, thread: Int) { batch.runChunk(index, thread: thread, copying: copying) }
     }
 
-    func runChunk(_ c: Int, thread: Int = 0) {
+    /// Sets each instance's source for this tick (``sharedSource``: the first instance of its
+    /// program at the same frame bits, or −1); returns how many instances have one.
+    private func findSharedFrames() -> Int {
+        frameEpoch &+= 1
+        if frameEpoch == 0 {   // wrapped (after 2³² looks): entries of the last epoch 0 would look current
+            for e in frameTable.indices { frameTable[e].epoch = 0 }
+            frameEpoch = 1
+        }
+        let epoch = frameEpoch, mask = frameTable.count - 1   // a power of two (sizeSharing)
+        // Raw memory sized for the instances (sizeSharing): the table holds at least twice as
+        // many entries as are written here.
+        let table = frameTable.baseAddress!, source = sharedSource.baseAddress!
+        var copies = 0
+        frames.withUnsafeBufferPointer { frames in
+        programOf.withUnsafeBufferPointer { programOf in
+        for i in frames.indices {
+            let bits = frames[i].bitPattern, program = programOf[i]
+            // SplitMix64's finaliser: every bit of the frame reaches the low bits the table takes
+            // (whole frames differ only in their high bits).
+            var h = bits ^ UInt64(truncatingIfNeeded: program) &* 0x9E37_79B9_7F4A_7C15
+            h = (h ^ (h >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            h = (h ^ (h >> 27)) &* 0x94D0_49BB_1331_11EB
+            h ^= h >> 31
+            var slot = Int(truncatingIfNeeded: h) & mask
+            source[i] = -1
+            // At most 32 probes: frames chosen to collide cost a bounded pass (such an instance is
+            // evaluated, not shared), never one quadratic in the instances.
+            for _ in 0..<32 {
+                let entry = table[slot]
+                if entry.epoch != epoch {
+                    table[slot] = FrameEntry(frameBits: bits, instance: Int32(truncatingIfNeeded: i), epoch: epoch)
+                    break
+                }
+                if entry.frameBits == bits && programOf[Int(entry.instance)] == program {
+                    source[i] = entry.instance
+                    copies += 1
+                    break
+                }
+                slot = (slot + 1) & mask
+            }
+        }
+        }
+        }
+        return copies
+    }
+
+    func runChunk(_ c: Int, thread: Int = 0, copying: Bool = false) {
         let work = scratches[thread].work   // raw buffers: copied once per chunk, used without checks
         let end = min(frames.count, (c + 1) * Self.chunkSize)
-        for i in c * Self.chunkSize..<end {
-            let program = programs[programOf[i]]
-            // The buffers always have a base address (sized ≥ 1), and instance i's regions start at its
-            // offsets with the program's capacities inside them (`add` laid them out); the sink never
-            // writes past a capacity (it counts an overflow instead).
-            var out = OutputSink(nodes: nodes.baseAddress! + outputs[i].nodeStart, nodeCapacity: program.outputNodes,
-                                 kinds: kinds.baseAddress! + outputs[i].kindStart, kindCapacity: program.outputKinds,
-                                 numbers: numbers.baseAddress! + outputs[i].numberStart, numberCapacity: program.outputPathNumbers,
+        // The buffers always have a base address (sized ≥ 1).
+        let nodeBase = nodes.baseAddress!, kindBase = kinds.baseAddress!, numberBase = numbers.baseAddress!
+        let source = sharedSource.baseAddress!, sharing = self.sharing
+        if copying {
+            var current = -1, pathNumbers = 0, clipNumbers = 0
+            for i in c * Self.chunkSize..<end where source[i] >= 0 {
+                if programOf[i] != current {   // the program read once per run of its instances
+                    current = programOf[i]
+                    (pathNumbers, clipNumbers) = (programs[current].outputPathNumbers, programs[current].outputNumbers - programs[current].outputPathNumbers)
+                }
+                // The source's region holds what it drew this tick (every evaluation ended before
+                // this run); both regions have its program's capacities, and regions never overlap.
+                let from = outputs[Int(source[i])], o = outputs[i]
+                (nodeBase + o.nodeStart).update(from: nodeBase + from.nodeStart, count: from.nodeCount)
+                (kindBase + o.kindStart).update(from: kindBase + from.kindStart, count: from.kindCount)
+                (numberBase + o.numberStart).update(from: numberBase + from.numberStart, count: from.numberCount)
+                // Clip polygons lie past the path numbers (their places are the program's).
+                if clipNumbers > 0 {
+                    (numberBase + o.numberStart + pathNumbers).update(from: numberBase + from.numberStart + pathNumbers, count: clipNumbers)
+                }
+                (outputs[i].nodeCount, outputs[i].kindCount, outputs[i].numberCount, outputs[i].dropped)
+                    = (from.nodeCount, from.kindCount, from.numberCount, from.dropped)
+                if from.dropped { work.overflows[0] += 1 }
+            }
+            return
+        }
+        frames.withUnsafeBufferPointer { frames in
+        programOf.withUnsafeBufferPointer { programOf in
+        // The program changes only between runs of one file's instances: taken (and retained)
+        // once per run, not per instance. The chunk is not empty (`tick` counts chunks from the
+        // instances).
+        var current = programOf[c * Self.chunkSize]
+        var program = programs[current]
+        for i in c * Self.chunkSize..<end where !sharing || source[i] < 0 {
+            if programOf[i] != current {
+                current = programOf[i]
+                program = programs[current]
+            }
+            // Instance i's regions start at its offsets with the program's capacities inside them
+            // (`add` laid them out); the sink never writes past a capacity (it counts an overflow
+            // instead).
+            let o = outputs[i]
+            var out = OutputSink(nodes: nodeBase + o.nodeStart, nodeCapacity: program.outputNodes,
+                                 kinds: kindBase + o.kindStart, kindCapacity: program.outputKinds,
+                                 numbers: numberBase + o.numberStart, numberCapacity: program.outputPathNumbers,
                                  clipBase: program.outputPathNumbers)
             work.evaluate(program, frame: frames[i], into: &out)
-            outputs[i].nodeCount = out.nodeCount
+            (outputs[i].nodeCount, outputs[i].kindCount, outputs[i].numberCount, outputs[i].dropped)
+                = (out.nodeCount, out.kindCount, out.numberCount, out.dropped)
             if out.dropped { work.overflows[0] += 1 }
+        }
+        }
         }
     }
 
@@ -443,6 +616,8 @@ extension LottieBatch: InvariantChecking {
                          && o.numberStart >= 0 && o.numberStart + program.outputNumbers <= numberTotal,
                          "\(name)'s region reaches past the buffers")
             report.check(o.nodeCount >= 0 && o.nodeCount <= program.outputNodes, "\(name) drew \(o.nodeCount) of at most \(program.outputNodes) nodes")
+            report.check(o.kindCount >= 0 && o.kindCount <= program.outputKinds && o.numberCount >= 0 && o.numberCount <= program.outputPathNumbers,
+                         "\(name) used \(o.kindCount) elements and \(o.numberCount) numbers of at most \(program.outputKinds) and \(program.outputPathNumbers)")
             nodeSpans.append((o.nodeStart, program.outputNodes))
             kindSpans.append((o.kindStart, program.outputKinds))
             numberSpans.append((o.numberStart, program.outputNumbers))

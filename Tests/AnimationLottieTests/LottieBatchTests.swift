@@ -89,6 +89,50 @@ struct LottieBatchTests {
         #expect(one.contains { !$0.isEmpty })
     }
 
+    @Test("instances of one file at the same frame share one evaluation: each shows the reference at its frame, bit for bit, for 1 and 3 threads, whether frames are shared by many, by few or by none")
+    func instancesAtOneFrameShareAnEvaluation() throws {
+        let names = ["trims", "precomposition-clips", "shapes-path-morph", "spatial-auto-orient"]
+        let animations = try names.map { try lottieFile($0) }
+        let programs = try animations.map { try LottieProgram($0, size: 128) }
+        var expected: [String: [LottieNode]] = [:]   // the reference per file and frame (frames repeat)
+        func run(threads: Int) throws -> [[[LottieNode]]] {
+            let batch = LottieBatch(maximumThreads: threads)
+            for program in programs { try batch.add(program, count: 60) }
+            var ticks: [[[LottieNode]]] = []
+            // Ticks 0–3: a few frames shared by many instances (fractions of a frame, ±0, the same
+            // frame in two files); 4–6: every instance at its own frame (so that the batch stops
+            // looking for shared frames for a while); 7–30: all at one frame again.
+            for tick in 0..<31 {
+                for i in 0..<batch.instanceCount {
+                    let a = animations[i / 60], span = a.outPoint - a.inPoint
+                    let f: Double = switch tick {
+                    case 0..<4: a.inPoint + [0.0, -0.0, 2.5, span / 3, span / 3, 7][(i * (tick + 1)) % 6]
+                    case 4..<7: a.inPoint + span * Double(i % 60) / 60 + Double(tick) / 10
+                    default: a.inPoint + Double(tick % 5)
+                    }
+                    batch.setFrame(f, of: i)
+                }
+                batch.tick()
+                var shown: [[LottieNode]] = []
+                for i in 0..<batch.instanceCount {
+                    let a = animations[i / 60], f = batch.frame(of: i)!, key = "\(i / 60) \(f.bitPattern)"
+                    let reference = expected[key] ?? a.nodes(atFrame: f, size: 128)
+                    expected[key] = reference
+                    #expect(LottieBatch.storesReference(batch.nodes(of: i), reference),
+                            "\(names[i / 60]) at frame \(f), tick \(tick), \(threads) threads")
+                    shown.append(batch.nodes(of: i))
+                }
+                ticks.append(shown)
+            }
+            #expect(batch.overflowCount == 0)
+            #expect(batch.invariantViolations() == [])
+            return ticks
+        }
+        let one = try run(threads: 1), three = try run(threads: 3)
+        #expect(zip(one, three).allSatisfy { zip($0, $1).allSatisfy { Self.difference($0, $1) == 0 } })
+        #expect(one.joined().contains { !$0.isEmpty })
+    }
+
     /// Skipped where the counter is compiled out (off glibc, under a sanitizer).
     @Test("ticks allocate nothing once instances are added (optimised builds)",
           .enabled(if: LottieTestScale.isFull && allocation_counter_available() == 1))
