@@ -302,7 +302,8 @@ ae_status ae_lottie_batch_add(ae_lottie_batch *batch, ae_lottie *lottie, size_t 
 ae_status ae_lottie_batch_remove(ae_lottie_batch *batch, size_t instance, size_t *out_moved);
 /* Instances first … first + count − 1 show frames[0 … count − 1] from the next tick (finite numbers). */
 ae_status ae_lottie_batch_set_frames(ae_lottie_batch *batch, size_t first, const double *frames, size_t count);
-/* Evaluates every instance at its frame. */
+/* Evaluates every instance at its frame. Instances of one file at the same frame share one
+ * evaluation: the others copy its geometry, the same bits. */
 ae_status ae_lottie_batch_tick(ae_lottie_batch *batch);
 
 /* One node an instance drew in the last tick: a fill or a stroke, its colour (0–1), stroke width in
