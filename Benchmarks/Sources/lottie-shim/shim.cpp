@@ -1,7 +1,9 @@
 // lottie-shim: google-benchmark suites for Lottie at scale (issue "Lottie at scale", Deliver 6):
 // N instances of one file, each at its own integer frame, one tick = every instance evaluated once.
 //   - ours: LottieBatch through the C interface (ae_lottie_*), on 1 and 2 threads; a tick sets
-//     every instance's frame (ae_lottie_batch_set_frames) and evaluates (ae_lottie_batch_tick);
+//     every instance's frame (ae_lottie_batch_set_frames) and evaluates (ae_lottie_batch_tick),
+//     which evaluates one instance per frame shown and copies it to the others at that frame
+//     (with N above a file's frame count, most of them) — rlottie evaluates every instance;
 //   - rlottie: one Lottie_Animation per instance, as a player holds them, tick = renderTree
 //     (lottie_animation_render_tree: the frame's geometry without rasterising) on each; 1 thread,
 //     and 2 threads each taking half of the instances. Each instance parses its own model
