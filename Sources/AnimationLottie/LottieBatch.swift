@@ -116,8 +116,6 @@ public final class LottieBatch {
     private var frameEpoch: UInt32 = 0
     /// Ticks left before the batch looks for shared frames again, after a look found few.
     private var ticksBeforeSharing = 0
-    /// Whether this tick's instances with a source copy it (set by `tick` for its chunks).
-    private var sharing = false
 
     /// A batch evaluated on up to `maximumThreads` threads (0: one per processor).
     public init(maximumThreads: Int = 0) {
@@ -142,8 +140,8 @@ public final class LottieBatch {
     public var bufferBytes: Int {
         let output = nodes.count * MemoryLayout<NodeRecord>.stride + kinds.count + numbers.count * MemoryLayout<Float>.stride
         let perInstance = frames.count * (MemoryLayout<Double>.stride + MemoryLayout<Output>.stride + MemoryLayout<Int>.stride)
-        let sharing = sharedSource.count * MemoryLayout<Int32>.stride + frameTable.count * MemoryLayout<FrameEntry>.stride
-        return output + perInstance + sharing + scratches.reduce(0) { $0 + $1.bytes }
+        let frameSharing = sharedSource.count * MemoryLayout<Int32>.stride + frameTable.count * MemoryLayout<FrameEntry>.stride
+        return output + perInstance + frameSharing + scratches.reduce(0) { $0 + $1.bytes }
     }
 
     /// Adds `count` instances of `program`, each at the program's first frame; returns their
@@ -395,36 +393,48 @@ public final class LottieBatch {
         var copies = 0
         if ticksBeforeSharing > 0 {
             ticksBeforeSharing -= 1
-            sharing = false
         } else {
             copies = findSharedFrames()
-            sharing = copies > 0
             if copies * 8 < frames.count { ticksBeforeSharing = 15 }
         }
-        run(chunks, copying: false)
-        if copies > 0 { run(chunks, copying: true) }
+        if copies > 0 {
+            run(chunks, .evaluateSources)
+            run(chunks, .copyShared)
+        } else {
+            run(chunks, .evaluateAll)
+        }
     }
 
-    /// Runs `runChunk` on every chunk: evaluating, or (`copying`) copying shared frames once every
-    /// evaluation is done (`WorkerPool.run` returns when every chunk has run).
-    private func run(_ chunks: Int, copying: Bool) {
+    /// What one run over the chunks does (``tick()``).
+    enum Phase {
+        /// Every instance is evaluated (no look this tick, or it found no shared frame).
+        case evaluateAll
+        /// Instances without a source (``sharedSource`` −1) are evaluated; the others wait.
+        case evaluateSources
+        /// Instances with a source copy its output: the run after `evaluateSources`, once every
+        /// evaluation has ended.
+        case copyShared
+    }
+
+    /// Runs `runChunk` on every chunk (`WorkerPool.run` returns when every chunk has run).
+    private func run(_ chunks: Int, _ phase: Phase) {
         let job = self.job!   // set by `tick`
-        job.copying = copying
+        job.phase = phase
         if let pool, chunks > 1 {
             pool.prepare()
             pool.run(chunks, job: job)
         } else {
-            for c in 0..<chunks { runChunk(c, copying: copying) }
+            for c in 0..<chunks { runChunk(c, phase: phase) }
         }
     }
 
     final class TickJob: ParallelJob {
         unowned let batch: LottieBatch
         /// Set by the batch's thread before a run, read by the workers during it.
-        nonisolated(unsafe) var copying = false
+        nonisolated(unsafe) var phase = Phase.evaluateAll
         init(batch: LottieBatch) { self.batch = batch }
-        func runChunk(_ index: Int) { batch.runChunk(index, thread: 0, copying: copying) }
-        func runChunk(_ index: Int, thread: Int) { batch.runChunk(index, thread: thread, copying: copying) }
+        func runChunk(_ index: Int) { batch.runChunk(index, thread: 0, phase: phase) }
+        func runChunk(_ index: Int, thread: Int) { batch.runChunk(index, thread: thread, phase: phase) }
     }
 
     /// Sets each instance's source for this tick (``sharedSource``: the first instance of its
@@ -473,13 +483,13 @@ public final class LottieBatch {
         return copies
     }
 
-    func runChunk(_ c: Int, thread: Int = 0, copying: Bool = false) {
+    func runChunk(_ c: Int, thread: Int = 0, phase: Phase = .evaluateAll) {
         let work = scratches[thread].work   // raw buffers: copied once per chunk, used without checks
         let end = min(frames.count, (c + 1) * Self.chunkSize)
         // The buffers always have a base address (sized ≥ 1).
         let nodeBase = nodes.baseAddress!, kindBase = kinds.baseAddress!, numberBase = numbers.baseAddress!
-        let source = sharedSource.baseAddress!, sharing = self.sharing
-        if copying {
+        let source = sharedSource.baseAddress!, everyInstance = phase == .evaluateAll
+        if phase == .copyShared {
             var current = -1, pathNumbers = 0, clipNumbers = 0
             for i in c * Self.chunkSize..<end where source[i] >= 0 {
                 if programOf[i] != current {   // the program read once per run of its instances
@@ -509,7 +519,7 @@ public final class LottieBatch {
         // instances).
         var current = programOf[c * Self.chunkSize]
         var program = programs[current]
-        for i in c * Self.chunkSize..<end where !sharing || source[i] < 0 {
+        for i in c * Self.chunkSize..<end where everyInstance || source[i] < 0 {
             if programOf[i] != current {
                 current = programOf[i]
                 program = programs[current]
