@@ -137,3 +137,52 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+// CI's one release build (.ci/run): with ANIMATION_ENGINE_BENCHMARK_TOOLS=1 the benchmark smoke's
+// tools join this package, so that the build that serves the optimised tests and the command's
+// runs serves the smoke too (a build of its own took 470 s of CI's 25 minutes, most of it the
+// engine compiled again). Nobody else sees them: not `swift test`, not a package that depends on
+// this one. Benchmarks/Package.swift declares the same tools for full reports (its scripts clear
+// the variable: the two sets never meet in one build).
+if Context.environment["ANIMATION_ENGINE_BENCHMARK_TOOLS"] == "1" {
+    package.dependencies.append(
+        .package(url: "https://github.com/ordo-one/package-benchmark", from: "1.38.1", traits: ["MallocInterposer"]))
+    package.targets += [
+        .executableTarget(
+            name: "EngineBenchmarks",
+            dependencies: [
+                .product(name: "Benchmark", package: "package-benchmark"),
+                "AnimationBatch", "AnimationCore", "AnimationWorkloads", "AnimationScene", "LayerTree", "LayerTreeSeeds",
+            ],
+            path: "Benchmarks/Benchmarks",
+            // The suites and an entry point of their own (the Benchmarks package's build plugin
+            // writes one there; the plugin's tools would cost this build about 100 s of CPU).
+            sources: ["EngineBenchmarks/EngineBenchmarks.swift", "EngineBenchmarksEntry/EngineBenchmarksEntry.swift"]
+        ),
+        .executableTarget(
+            name: "engine-shim",
+            dependencies: ["AnimationEngineC"],
+            path: "Benchmarks/Sources/engine-shim",
+            cxxSettings: [.unsafeFlags(["-O3", "-march=native"])],
+            linkerSettings: [.linkedLibrary("benchmark"), .linkedLibrary("pthread"), .linkedLibrary("m")]
+        ),
+        .executableTarget(
+            name: "lottie-shim",
+            dependencies: ["AnimationEngineC"],
+            path: "Benchmarks/Sources/lottie-shim",
+            cxxSettings: [.unsafeFlags(["-O2"])],
+            linkerSettings: [.linkedLibrary("benchmark"), .linkedLibrary("pthread"), .linkedLibrary("dl")]
+        ),
+        .executableTarget(
+            name: "instruction-count",
+            dependencies: ["AnimationBatch", "AnimationWorkloads"],
+            path: "Benchmarks/Sources/instruction-count"
+        ),
+        .executableTarget(
+            name: "perf-report",
+            dependencies: ["AnimationScene", "AnimationLottie", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            path: "Benchmarks/Sources/perf-report"
+        ),
+    ]
+    package.cxxLanguageStandard = .cxx17
+}

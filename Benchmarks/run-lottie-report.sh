@@ -5,6 +5,8 @@
 #
 #   Benchmarks/run-lottie-report.sh                # N = 1, 100, 1000, 10000, 3 repetitions → perf-reports/<date>-lottie-<commit>/
 #   Benchmarks/run-lottie-report.sh --smoke DIR    # N = 1, 100, short runs, for CI: fails if a row could not run
+#   Benchmarks/run-lottie-report.sh --smoke --prebuilt BIN DIR   # the same with lottie-shim and perf-report
+#       already in BIN (CI's one release build: run-report.sh explains)
 #   Benchmarks/run-lottie-report.sh --real FOLDER [--real-only] [DIR]
 #       also every *.json in FOLDER (real files, kept outside the repository: players' sample
 #       files), read leniently, at 100 and 1,000 instances, 3 repetitions: ours on 1 and 2
@@ -15,16 +17,20 @@
 # Requires: libbenchmark-dev, librlottie-dev (apt-get install -y libbenchmark-dev librlottie-dev).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-smoke=0 real="" real_only=0
+smoke=0 real="" real_only=0 prebuilt=""
 while [ $# -gt 0 ]; do
     case "$1" in
         --smoke) smoke=1; shift ;;
+        --prebuilt) prebuilt=$(cd "${2:?--prebuilt takes the folder of a release build}" && pwd); shift 2 ;;
         --real) real=$(cd "${2:?--real takes a folder of Lottie files}" && pwd); shift 2 ;;
         --real-only) real_only=1; shift ;;
         *) break ;;
     esac
 done
 if [ $real_only = 1 ] && [ -z "$real" ]; then echo "--real-only needs --real FOLDER" >&2; exit 2; fi
+if [ -n "$prebuilt" ] && [ $smoke = 0 ]; then echo "--prebuilt goes with --smoke" >&2; exit 2; fi
+# This package's tools, not the root package's copies of them (see the root Package.swift).
+unset ANIMATION_ENGINE_BENCHMARK_TOOLS
 commit=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
 day=$(date -u +%Y-%m-%d)
 out=${1:-perf-reports/$day-lottie-$commit}
@@ -42,10 +48,15 @@ else
     sizes=1,100,1000,10000; options=(--benchmark_min_time=0.5 --benchmark_repetitions=3 --benchmark_enable_random_interleaving=true)
 fi
 
-echo "== building lottie-shim and perf-report (the engine with ${build[*]}) =="
-for product in lottie-shim perf-report; do
-    (cd Benchmarks && swift build -c release "${build[@]}" --scratch-path "$build_dir" --product "$product" 2>&1 | tail -n 1)
-done
+bin="$PWD/Benchmarks/$build_dir/release"
+if [ -n "$prebuilt" ]; then
+    bin=$prebuilt build_note="release -Xcc -march=x86-64-v3 (smoke: CI's one release build of the root package)"
+else
+    echo "== building lottie-shim and perf-report (the engine with ${build[*]}) =="
+    for product in lottie-shim perf-report; do
+        (cd Benchmarks && swift build -c release "${build[@]}" --scratch-path "$build_dir" --product "$product" 2>&1 | tail -n 1)
+    done
+fi
 
 if [ $real_only = 1 ]; then sizes="not run (--real-only)" files="not run (--real-only)"; fi
 cpu=$(grep -m1 "model name" /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//' || echo unknown)
@@ -58,7 +69,7 @@ JSON
 
 if [ $real_only = 0 ]; then
     echo "== lottie-shim =="
-    "Benchmarks/$build_dir/release/lottie-shim" --lottie-files=$files --instances=$sizes "${options[@]}" \
+    "$bin/lottie-shim" --lottie-files=$files --instances=$sizes "${options[@]}" \
         --benchmark_out="$out/lottie-shim.json" --benchmark_out_format=json | tee "$out/lottie-shim.txt"
     if grep -q "ERROR OCCURRED" "$out/lottie-shim.txt"; then
         echo "lottie-shim: a row could not run (see above)" >&2
@@ -69,8 +80,8 @@ if [ -n "$real" ]; then
     echo "== lottie-shim: real files in $real =="
     real_files=$(find "$real" -maxdepth 1 -name '*.json' | sort | paste -sd, -)
     [ -n "$real_files" ] || { echo "no *.json in $real" >&2; exit 2; }
-    "Benchmarks/$build_dir/release/lottie-shim" --lottie-files= --real-files="$real_files" --real-instances=100,1000 \
+    "$bin/lottie-shim" --lottie-files= --real-files="$real_files" --real-instances=100,1000 \
         --benchmark_min_time=0.5 --benchmark_repetitions=3 --benchmark_enable_random_interleaving=true \
         --benchmark_out="$out/lottie-real.json" --benchmark_out_format=json | tee "$out/lottie-real.txt"
 fi
-"Benchmarks/$build_dir/release/perf-report" lottie "$out" ${real:+--real "$real"}
+"$bin/perf-report" lottie "$out" ${real:+--real "$real"}

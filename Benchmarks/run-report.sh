@@ -3,7 +3,9 @@
 #
 #   Benchmarks/run-report.sh                  # full run → perf-reports/<date>-<commit>/
 #   Benchmarks/run-report.sh --smoke DIR      # small sizes, one x86-64-v3 build, for CI: the same files, in DIR
-#   Benchmarks/run-report.sh --smoke --build-only   # the smoke's build alone (CI builds it early, beside others)
+#   Benchmarks/run-report.sh --smoke --build-only   # the smoke's build alone
+#   Benchmarks/run-report.sh --smoke --prebuilt BIN DIR   # the smoke with the tools already in BIN: CI's one
+#       release build of the root package with ANIMATION_ENGINE_BENCHMARK_TOOLS=1 and -Xcc -march=x86-64-v3
 #
 # What runs (each in the same run, so ratios compare like with like):
 #   - engine-shim (google benchmark): the engine through the C interface beside C++ baselines,
@@ -16,9 +18,18 @@
 # Requires: libbenchmark-dev, valgrind (apt-get install -y libbenchmark-dev valgrind).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-smoke=0 build_only=0
-if [ "${1:-}" = "--smoke" ]; then smoke=1; shift; fi
-if [ "${1:-}" = "--build-only" ]; then build_only=1; shift; fi
+smoke=0 build_only=0 prebuilt=""
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --smoke) smoke=1; shift ;;
+        --build-only) build_only=1; shift ;;
+        --prebuilt) prebuilt=$(cd "${2:?--prebuilt takes the folder of a release build}" && pwd); shift 2 ;;
+        *) break ;;
+    esac
+done
+if [ -n "$prebuilt" ] && { [ $smoke = 0 ] || [ $build_only = 1 ]; }; then echo "--prebuilt goes with --smoke DIR" >&2; exit 2; fi
+# This package's tools, not the root package's copies of them (see the root Package.swift).
+unset ANIMATION_ENGINE_BENCHMARK_TOOLS
 commit=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
 day=$(date -u +%Y-%m-%d)
 if [ $build_only = 0 ]; then
@@ -44,26 +55,34 @@ else
     build_note="release -Xcc -march=native (shim, batch-figures native); release portable (package-benchmark, callgrind)"
 fi
 
-echo "== building (engine native for the shim and batch-figures; portable for the rest) =="
+native_bin="$PWD/Benchmarks/$native_dir/release" portable_bin="$PWD/Benchmarks/$portable_dir/release"
+if [ -n "$prebuilt" ]; then
+    native_bin=$prebuilt portable_bin=$prebuilt
+    build_note="release -Xcc -march=x86-64-v3 for everything (smoke: CI's one release build of the root package)"
+fi
+
 # Two builds of the engine (one in smoke mode), each in its own scratch folder of the benchmark
 # package (so that they never invalidate each other): native (-march=native) for the shim and
 # batch-figures, portable for package-benchmark, callgrind, batch-figures and the report tool.
 # batch-figures is the root package's product, built here as a dependency's: the same engine
-# build serves it.
-for product in engine-shim batch-figures; do
-    (cd Benchmarks && swift build -c release "${native[@]}" --scratch-path "$native_dir" --product "$product" 2>&1 | tail -n 1)
-done
-for product in instruction-count perf-report batch-figures; do
-    (cd Benchmarks && swift build -c release ${portable[@]+"${portable[@]}"} --scratch-path "$portable_dir" --product "$product" 2>&1 | tail -n 1)
-done
-if [ $smoke = 1 ]; then
-    # The smoke runs the suites without the benchmark plugin (below): its tool alone took 2.5 of
-    # the CI smoke's minutes to compile, and a plugin build between two `swift build`s of the same
-    # folder made the next one compile the engine again. lottie-shim: the Lottie smoke's
-    # (run-lottie-report.sh --smoke), from this same build.
-    for product in EngineBenchmarks lottie-shim; do
+# build serves it. (With --prebuilt, nothing is built here.)
+if [ -z "$prebuilt" ]; then
+    echo "== building (engine native for the shim and batch-figures; portable for the rest) =="
+    for product in engine-shim batch-figures; do
         (cd Benchmarks && swift build -c release "${native[@]}" --scratch-path "$native_dir" --product "$product" 2>&1 | tail -n 1)
     done
+    for product in instruction-count perf-report batch-figures; do
+        (cd Benchmarks && swift build -c release ${portable[@]+"${portable[@]}"} --scratch-path "$portable_dir" --product "$product" 2>&1 | tail -n 1)
+    done
+    if [ $smoke = 1 ]; then
+        # The smoke runs the suites without the benchmark plugin (below): its tool alone took 2.5 of
+        # the CI smoke's minutes to compile, and a plugin build between two `swift build`s of the same
+        # folder made the next one compile the engine again. lottie-shim: the Lottie smoke's
+        # (run-lottie-report.sh --smoke), from this same build.
+        for product in EngineBenchmarks lottie-shim; do
+            (cd Benchmarks && swift build -c release "${native[@]}" --scratch-path "$native_dir" --product "$product" 2>&1 | tail -n 1)
+        done
+    fi
 fi
 [ $build_only = 1 ] && exit 0
 
@@ -76,7 +95,7 @@ cat > "$out/environment.json" <<JSON
 JSON
 
 echo "== C++ shim (google benchmark) =="
-"Benchmarks/$native_dir/release/engine-shim" --w1-size=$w1 --mix-sizes=$mix --benchmark_repetitions=$reps \
+"$native_bin/engine-shim" --w1-size=$w1 --mix-sizes=$mix --benchmark_repetitions=$reps \
     --benchmark_min_time=$mintime --benchmark_report_aggregates_only=true \
     --benchmark_out="$out/shim.json" --benchmark_out_format=json
 
@@ -85,7 +104,7 @@ if [ $smoke = 1 ]; then
     # Each benchmark's executable run by itself prints its histograms (perf-report reads the
     # malloc counts from them): what the smoke checks is that every benchmark runs and that
     # steady-state frames allocate nothing.
-    (cd Benchmarks && BENCHMARK_SCALE=$scale "$native_dir/release/EngineBenchmarks" --quiet true > "$out/swift-standalone.txt")
+    (cd Benchmarks && BENCHMARK_SCALE=$scale "$native_bin/EngineBenchmarks" --quiet true > "$out/swift-standalone.txt")
     echo "$(grep -c "^Debug results for" "$out/swift-standalone.txt") benchmarks run"
 else
     (cd Benchmarks && BENCHMARK_SCALE=$scale swift package ${portable[@]+"${portable[@]}"} --scratch-path "$portable_dir" \
@@ -94,16 +113,16 @@ else
 fi
 
 echo "== batch-figures, native and portable =="
-"Benchmarks/$native_dir/release/batch-figures" "${figures[@]}" --json > "$out/figures-native.json"
-if [ "$native_dir" = "$portable_dir" ]; then   # the smoke's one build: the same binary, run once
+"$native_bin/batch-figures" "${figures[@]}" --json > "$out/figures-native.json"
+if [ "$native_bin" = "$portable_bin" ]; then   # the smoke's one build: the same binary, run once
     cp "$out/figures-native.json" "$out/figures-portable.json"
 else
-    "Benchmarks/$portable_dir/release/batch-figures" "${figures[@]}" --json > "$out/figures-portable.json"
+    "$portable_bin/batch-figures" "${figures[@]}" --json > "$out/figures-portable.json"
 fi
 
 echo "== instructions per evaluation (callgrind) =="
 binary=$(mktemp)
-objcopy --strip-debug "Benchmarks/$portable_dir/release/instruction-count" "$binary"   # valgrind 3.19 cannot read DWARF 5
+objcopy --strip-debug "$portable_bin/instruction-count" "$binary"   # valgrind 3.19 cannot read DWARF 5
 count() {  # workload size repeats → {"instructions": …, "evaluations": …}
     local cg; cg=$(mktemp)
     local info; info=$(valgrind --tool=callgrind --callgrind-out-file="$cg" --toggle-collect='*measuredWork*' "$binary" "$1" "$2" "$3" 2>/dev/null)
@@ -116,4 +135,4 @@ echo "{\"W1 (portable)\": $(count w1 $w1count $icrepeats), \"W2 (portable)\": $(
 rm -f "$binary"
 
 echo "== summary =="
-"Benchmarks/$portable_dir/release/perf-report" summarize "$out"
+"$portable_bin/perf-report" summarize "$out"
