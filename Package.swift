@@ -138,13 +138,13 @@ let package = Package(
     swiftLanguageModes: [.v6]
 )
 
-// CI's one release build (.ci/run): with ANIMATION_ENGINE_BENCHMARK_TOOLS=1 the benchmark smoke's
+// CI's one release build (.ci/run): with ANIMATION_ENGINE_CI_RELEASE=1 the benchmark smoke's
 // tools join this package, so that the build that serves the optimised tests and the command's
 // runs serves the smoke too (a build of its own took 470 s of CI's 25 minutes, most of it the
 // engine compiled again). Nobody else sees them: not `swift test`, not a package that depends on
 // this one. Benchmarks/Package.swift declares the same tools for full reports (its scripts clear
 // the variable: the two sets never meet in one build).
-if Context.environment["ANIMATION_ENGINE_BENCHMARK_TOOLS"] == "1" {
+if Context.environment["ANIMATION_ENGINE_CI_RELEASE"] == "1" {
     package.dependencies.append(
         .package(url: "https://github.com/ordo-one/package-benchmark", from: "1.38.1", traits: ["MallocInterposer"]))
     package.targets += [
@@ -185,4 +185,24 @@ if Context.environment["ANIMATION_ENGINE_BENCHMARK_TOOLS"] == "1" {
         ),
     ]
     package.cxxLanguageStandard = .cxx17
+}
+
+// CI's thread-sanitizer build (.ci/run): with ANIMATION_ENGINE_TEST_MODULES=A,B the package keeps
+// those test targets and the targets they depend on, nothing else, so that the sanitizer's build
+// compiles only what its tests run. Products go too: each names targets that may be gone.
+if let modules = Context.environment["ANIMATION_ENGINE_TEST_MODULES"] {
+    let byName = Dictionary(uniqueKeysWithValues: package.targets.map { ($0.name, $0) })
+    var kept = Set<String>()
+    var pending = modules.split(separator: ",").map(String.init)
+    while let name = pending.popLast() {
+        guard let target = byName[name], kept.insert(name).inserted else { continue }
+        for dependency in target.dependencies {
+            switch dependency {
+            case .targetItem(let name, _), .byNameItem(let name, _): pending.append(name)
+            default: break   // another package's product: built with the targets that use it
+            }
+        }
+    }
+    package.targets.removeAll { !kept.contains($0.name) }
+    package.products = []
 }

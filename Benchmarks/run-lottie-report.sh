@@ -30,7 +30,7 @@ done
 if [ $real_only = 1 ] && [ -z "$real" ]; then echo "--real-only needs --real FOLDER" >&2; exit 2; fi
 if [ -n "$prebuilt" ] && [ $smoke = 0 ]; then echo "--prebuilt goes with --smoke" >&2; exit 2; fi
 # This package's tools, not the root package's copies of them (see the root Package.swift).
-unset ANIMATION_ENGINE_BENCHMARK_TOOLS
+unset ANIMATION_ENGINE_CI_RELEASE
 commit=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
 day=$(date -u +%Y-%m-%d)
 out=${1:-perf-reports/$day-lottie-$commit}

@@ -5,7 +5,7 @@
 #   Benchmarks/run-report.sh --smoke DIR      # small sizes, one x86-64-v3 build, for CI: the same files, in DIR
 #   Benchmarks/run-report.sh --smoke --build-only   # the smoke's build alone
 #   Benchmarks/run-report.sh --smoke --prebuilt BIN DIR   # the smoke with the tools already in BIN: CI's one
-#       release build of the root package with ANIMATION_ENGINE_BENCHMARK_TOOLS=1 and -Xcc -march=x86-64-v3
+#       release build of the root package with ANIMATION_ENGINE_CI_RELEASE=1 and -Xcc -march=x86-64-v3
 #
 # What runs (each in the same run, so ratios compare like with like):
 #   - engine-shim (google benchmark): the engine through the C interface beside C++ baselines,
@@ -29,7 +29,7 @@ while [ $# -gt 0 ]; do
 done
 if [ -n "$prebuilt" ] && { [ $smoke = 0 ] || [ $build_only = 1 ]; }; then echo "--prebuilt goes with --smoke DIR" >&2; exit 2; fi
 # This package's tools, not the root package's copies of them (see the root Package.swift).
-unset ANIMATION_ENGINE_BENCHMARK_TOOLS
+unset ANIMATION_ENGINE_CI_RELEASE
 commit=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
 day=$(date -u +%Y-%m-%d)
 if [ $build_only = 0 ]; then
