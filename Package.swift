@@ -140,10 +140,10 @@ let package = Package(
 
 // CI's one release build (.ci/run): with ANIMATION_ENGINE_CI_RELEASE=1 the benchmark smoke's
 // tools join this package, so that the build that serves the optimised tests and the command's
-// runs serves the smoke too (a build of its own took 470 s of CI's 25 minutes, most of it the
-// engine compiled again). Nobody else sees them: not `swift test`, not a package that depends on
-// this one. Benchmarks/Package.swift declares the same tools for full reports (its scripts clear
-// the variable: the two sets never meet in one build).
+// runs serves the smoke too (a build of its own took 470 s of CI's time, most of it the engine
+// compiled again). Nobody sees them without the variable: not `swift test`, not a package that
+// depends on this one. Benchmarks/Package.swift declares the same tools for full reports (its
+// scripts clear the variable: the two sets never meet in one build).
 if Context.environment["ANIMATION_ENGINE_CI_RELEASE"] == "1" {
     package.dependencies.append(
         .package(url: "https://github.com/ordo-one/package-benchmark", from: "1.38.1", traits: ["MallocInterposer"]))
