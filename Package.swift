@@ -143,7 +143,9 @@ let package = Package(
 // runs serves the smoke too (a build of its own took 470 s of CI's time, most of it the engine
 // compiled again). Nobody sees them without the variable: not `swift test`, not a package that
 // depends on this one. Benchmarks/Package.swift declares the same tools for full reports (its
-// scripts clear the variable: the two sets never meet in one build).
+// scripts clear the variable: the two sets never meet in one build). The shims' C++ flags
+// (-O3 -march=native in the Benchmarks package) come from .ci/run's command line here, so that
+// this manifest holds no unsafe flags.
 if Context.environment["ANIMATION_ENGINE_CI_RELEASE"] == "1" {
     package.dependencies.append(
         .package(url: "https://github.com/ordo-one/package-benchmark", from: "1.38.1", traits: ["MallocInterposer"]))
@@ -163,14 +165,12 @@ if Context.environment["ANIMATION_ENGINE_CI_RELEASE"] == "1" {
             name: "engine-shim",
             dependencies: ["AnimationEngineC"],
             path: "Benchmarks/Sources/engine-shim",
-            cxxSettings: [.unsafeFlags(["-O3", "-march=native"])],
             linkerSettings: [.linkedLibrary("benchmark"), .linkedLibrary("pthread"), .linkedLibrary("m")]
         ),
         .executableTarget(
             name: "lottie-shim",
             dependencies: ["AnimationEngineC"],
             path: "Benchmarks/Sources/lottie-shim",
-            cxxSettings: [.unsafeFlags(["-O2"])],
             linkerSettings: [.linkedLibrary("benchmark"), .linkedLibrary("pthread"), .linkedLibrary("dl")]
         ),
         .executableTarget(
