@@ -196,7 +196,7 @@ struct CommandTests {
     @Test("progress when standard error is not a terminal: a line every few seconds and 'done'; --threads 0 is one per processor")
     func progressWithoutATerminal() throws {
         // Lines every 0 s instead of 5, so that a short run shows them; the pipes are no terminal.
-        let result = try run(["bench", "--properties", "2000", "--frames", "2", "--threads", "0"],
+        let result = try run(["bench", "--properties", "500", "--frames", "2", "--threads", "0"],
                              environment: ["ANIMATION_ENGINE_PROGRESS_SECONDS": "0"])
         #expect(result.status == 0, "\(result.error)")
         let lines = result.error.split(separator: "\n")
@@ -204,7 +204,7 @@ struct CommandTests {
         #expect(lines.contains("building W2: done") && !result.error.contains("\r"), "\(result.error)")
         #expect(result.output.contains("threads"), "the figures still on standard output")
         // Without the setting, work this short writes no progress at all (the interval is 5 s).
-        let quiet = try run(["bench", "--properties", "2000", "--frames", "2"])
+        let quiet = try run(["bench", "--properties", "500", "--frames", "2"])
         #expect(quiet.status == 0 && !quiet.error.contains("building W2"), "\(quiet.error)")
         // render's sequences and lottie bench's ticks report progress the same way.
         let placeholder = try sceneFile("{}")
@@ -299,7 +299,7 @@ struct CommandTests {
 
     @Test("bench --json: one JSON object with the documented fields, for W2 and for the W3 seeds")
     func benchJSON() throws {
-        for arguments in [["bench", "--properties", "2000", "--frames", "3", "--json"],
+        for arguments in [["bench", "--properties", "500", "--frames", "3", "--json"],
                           ["bench", "--scene", "seeds", "--layers", "40", "--frames", "3", "--json", "--threads", "1"]] {
             let result = try run(arguments)
             #expect(result.status == 0, "\(result.error)")
