@@ -58,8 +58,8 @@ static ae_engine *busy_engine(void) {
    of a destroyed engine stays refused even when a new engine takes its memory. */
 static void check_threads_and_stale_handles(void) {
     int before = thread_count();
-    /* A leaking engine leaves a thread per cycle: five cycles show it as well as two hundred, and
-       each busy engine costs seconds in a debug build. */
+    /* A leaking pool leaves at least one thread per cycle, so five cycles show a leak as surely as
+       twenty did, and each busy engine costs seconds in a debug build. */
     enum { cycles = 5 };
     for (int cycle = 0; cycle < cycles; cycle++) {
         ae_engine *engine = busy_engine();
